@@ -1,0 +1,13 @@
+"""thresher: main-content extraction for web pages.
+
+>>> import thresher
+>>> thresher.extract(b"<html><body><p>Hello, world.</p></body></html>", algorithm="justext")
+"""
+from __future__ import annotations
+
+from .api import FORMATS, Result, extract, extract_result
+from .errors import InputError, ModelError, ThresherError
+
+__version__ = "0.1.0"
+__all__ = ["FORMATS", "InputError", "ModelError", "Result", "ThresherError", "extract",
+           "extract_result", "__version__"]

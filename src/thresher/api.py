@@ -1,0 +1,91 @@
+"""The public entry points: :func:`extract` and :func:`extract_result`."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import algorithms
+from .algorithms.base import Classification, Context
+from .blocks import Block, Document, build_document
+from .decode import decode
+from .language import page_language
+
+FORMATS = ("text", "markdown", "html", "json")
+
+
+@dataclass(frozen=True)
+class Result:
+    """Everything one extraction produced. Immutable; render it with :meth:`render`."""
+
+    document: Document
+    classification: Classification
+    algorithm: str
+    language: str
+    metadata: Any  # thresher.metadata.Metadata
+    timings: dict = field(default_factory=dict)
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        return self.document.blocks
+
+    @property
+    def labels(self) -> tuple[bool, ...]:
+        return self.classification.labels
+
+    @property
+    def kept(self) -> list[Block]:
+        return [b for b, keep in zip(self.document.blocks, self.labels) if keep]
+
+    @property
+    def title(self) -> str:
+        return getattr(self.metadata, "title", "") or self.document.title
+
+    @property
+    def text(self) -> str:
+        return self.render("text")
+
+    def render(self, output: str = "text", **options) -> str:
+        from .render import render
+
+        return render(self, output, **options)
+
+
+def extract_result(html: bytes | str, url: str | None = None, *, algorithm: str = algorithms.DEFAULT,
+                   language: str | None = None, params: Any = None, model: str | None = None,
+                   content_type: str | None = None) -> Result:
+    """Decode, parse once, classify every block, and collect metadata.
+
+    Raises :class:`thresher.errors.InputError` for input that is not a page.
+    """
+    chosen = algorithms.get(algorithm)
+    clock = time.perf_counter
+    t0 = clock()
+    decoded = decode(html, content_type)
+    t1 = clock()
+    doc = build_document(decoded.text, url, encoding=decoded.encoding)
+    t2 = clock()
+    lang = page_language(doc, language)
+    classification = chosen.run(doc, params, Context(language=lang, model=model))
+    t3 = clock()
+    from .metadata import extract_metadata
+
+    metadata = extract_metadata(doc, lang)
+    t4 = clock()
+    timings = {"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3}
+    return Result(doc, classification, chosen.name, lang, metadata, timings)
+
+
+def extract(html: bytes | str, url: str | None = None, *, algorithm: str = algorithms.DEFAULT,
+            output: str = "text", language: str | None = None, params: Any = None,
+            model: str | None = None, content_type: str | None = None, **render_options) -> str:
+    """Main content of a page as ``output`` (text, markdown, html or json).
+
+    Input that is not a page (empty, binary, PDF) raises
+    :class:`thresher.errors.InputError`; a page with no main content gives "".
+    """
+    if output not in FORMATS:
+        raise ValueError(f"unknown output format {output!r}; choose from {', '.join(FORMATS)}")
+    result = extract_result(html, url, algorithm=algorithm, language=language, params=params,
+                            model=model, content_type=content_type)
+    return result.render(output, **render_options)

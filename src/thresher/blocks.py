@@ -1,0 +1,397 @@
+"""The document model: one immutable document of elements and blocks per page.
+
+A page is parsed once (:mod:`thresher.parse`) and walked once, iteratively, into
+
+* an **element table** (:class:`Element`, in document pre-order, so a parent's
+  index is always smaller than its children's), and
+* a list of **blocks** (:class:`Block`) in reading order, segmented as jusText
+  does: every block-level tag and every run of two or more ``<br>`` ends the
+  current block and starts a new one.
+
+Each block knows the element that delimits it (its innermost open block-level
+element) and that element's path from the root; each element knows the range
+of blocks its subtree contains. Algorithms read a :class:`Document` and
+return labels or scores; nothing here is mutated after construction.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from collections.abc import Sequence
+from typing import Iterator, NamedTuple
+
+from .parse import ParseLimits, parse
+
+BLOCK_TAGS = frozenset(
+    "blockquote caption center col colgroup dd div dl dt fieldset form h1 h2 h3 h4 h5 h6 "
+    "legend li optgroup option p pre table td textarea tfoot th thead tr ul "
+    # HTML5 sectioning and grouping elements, displayed as blocks by browsers
+    "ol article aside section nav header footer main figure figcaption details summary "
+    "address hgroup menu dialog search body html tbody".split())
+HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+# Elements whose content is never page text.
+SKIPPED_TAGS = frozenset(
+    "script style noscript template iframe object embed svg math canvas video audio "
+    "map head".split())
+_WS = re.compile(r"\s+")
+
+
+class Element(NamedTuple):
+    """One element of the page. ``parent`` is -1 for the root.
+
+    ``attrs`` is the parser's attribute mapping; treat it as read-only.
+    """
+
+    index: int
+    tag: str
+    parent: int
+    depth: int
+    attrs: dict
+    first_block: int  # blocks [first_block, end_block) lie inside this element
+    end_block: int
+
+    @property
+    def id(self) -> str:
+        return (self.attrs.get("id") or "").strip()
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return tuple((self.attrs.get("class") or "").split())
+
+    def attr(self, name: str, default: str = "") -> str:
+        value = self.attrs.get(name)
+        return default if value is None else value
+
+
+@dataclass(frozen=True)
+class ElementTable(Sequence):
+    """All elements, in pre-order, stored as columns; ``table[i]`` is an :class:`Element`."""
+
+    tags: tuple[str, ...]
+    parents: tuple[int, ...]
+    depths: tuple[int, ...]
+    attrs: tuple[dict, ...]
+    first_blocks: tuple[int, ...]
+    end_blocks: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.tags)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self.tags)
+        return Element(index, self.tags[index], self.parents[index], self.depths[index],
+                       self.attrs[index], self.first_blocks[index], self.end_blocks[index])
+
+
+class Span(NamedTuple):
+    """A run of text and the element that directly contains it."""
+
+    text: str
+    element: int
+
+
+class Block(NamedTuple):
+    """A segment of text between two block boundaries, with its shallow statistics."""
+
+    index: int
+    text: str  # whitespace-collapsed text (``pre`` keeps its line breaks)
+    tag: str  # tag of the delimiting element
+    element: int  # index of the delimiting element
+    spans: tuple[Span, ...]
+    char_count: int
+    word_count: int
+    link_char_count: int
+    link_word_count: int
+    tag_count: int  # start tags opened while this block was being read
+    is_heading: bool
+    offset: int  # characters of block text before this block
+
+    @property
+    def link_density(self) -> float:
+        return self.link_char_count / self.char_count if self.char_count else 0.0
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed page: elements, blocks and the page-level facts extractors need."""
+
+    elements: ElementTable
+    blocks: tuple[Block, ...]
+    title: str = ""
+    lang: str = ""
+    url: str | None = None
+    meta: tuple[tuple[str, str], ...] = ()
+    json_ld: tuple[str, ...] = ()
+    encoding: str = ""
+    source_length: int = 0
+    skipped: frozenset[int] = field(default_factory=frozenset)  # elements not walked (script, ...)
+
+    def __len__(self) -> int:
+        return len(self.blocks)
+
+    @property
+    def text_length(self) -> int:
+        return sum(block.char_count for block in self.blocks)
+
+    def element_blocks(self, element: int) -> range:
+        """Indices of the blocks inside ``element``'s subtree."""
+        el = self.elements[element]
+        return range(el.first_block, el.end_block)
+
+    def block_element(self, block: int) -> Element:
+        return self.elements[self.blocks[block].element]
+
+    def path(self, block: int) -> tuple[int, ...]:
+        """Element indices from the root down to the block's delimiting element."""
+        return tuple(reversed([el.index for el in self.ancestors(self.blocks[block].element)]))
+
+    def path_elements(self, block: int) -> list[Element]:
+        return [self.elements[i] for i in self.path(block)]
+
+    def ancestors(self, element: int) -> Iterator[Element]:
+        """``element`` and its ancestors, innermost first."""
+        while element >= 0:
+            el = self.elements[element]
+            yield el
+            element = el.parent
+
+    def meta_content(self, *names: str) -> str:
+        wanted = {name.lower() for name in names}
+        for key, value in self.meta:
+            if key in wanted and value.strip():
+                return value.strip()
+        return ""
+
+    def json_ld_objects(self) -> list[dict]:
+        """Parsed JSON-LD objects (``@graph`` flattened); malformed scripts are skipped."""
+        objects: list[dict] = []
+        for raw in self.json_ld:
+            try:
+                data = json.loads(raw)
+            except ValueError:
+                continue
+            stack = [data]
+            while stack:
+                item = stack.pop()
+                if isinstance(item, list):
+                    stack.extend(reversed(item))
+                elif isinstance(item, dict):
+                    objects.append(item)
+                    if isinstance(item.get("@graph"), list):
+                        stack.extend(reversed(item["@graph"]))
+        return objects
+
+
+def normalize_space(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+# ----------------------------------------------------------------- building
+
+def _pre_text(raw: str) -> str:
+    lines = [line.rstrip() for line in raw.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(lines)
+
+
+_BLOCK, _PRE, _ANCHOR, _HEADING = 1, 2, 4, 8
+_ROLES: dict[str, int] = {tag: _BLOCK for tag in BLOCK_TAGS}
+_ROLES.update({"pre": _BLOCK | _PRE, "textarea": _BLOCK | _PRE, "a": _ANCHOR})
+_ROLES.update({tag: _BLOCK | _HEADING for tag in HEADING_TAGS})
+
+
+class _Builder:
+    """The state of one walk. Private to :func:`build_document`; never escapes it."""
+
+    def __init__(self) -> None:
+        self.tags: list[str] = []
+        self.parents: list[int] = []
+        self.depths: list[int] = []
+        self.attrs: list[dict] = []
+        self.first_block: list[int] = []
+        self.end_block: list[int] = []
+        self.blocks: list[Block] = []
+        self.block_stack: list[int] = [0]
+        self.offset = 0
+        self.title = ""
+        self.meta: list[tuple[str, str]] = []
+        self.json_ld: list[str] = []
+        self.skipped: set[int] = set()
+        self.heading = 0
+        self._reset()
+
+    def _reset(self) -> None:
+        self.spans: list[Span] = []
+        self.has_text = False
+        self.link_chars = 0
+        self.link_words = 0
+        self.tag_count = 0
+        self.brs = 0
+        self.pre = False
+
+    def flush(self) -> None:
+        if not self.has_text:
+            self._reset()
+            return
+        raw = "".join([span.text for span in self.spans])
+        text = _pre_text(raw) if self.pre else " ".join(raw.split())
+        owner = self.block_stack[-1]
+        tag = self.tags[owner]
+        self.blocks.append(Block(
+            len(self.blocks), text, tag, owner, tuple(self.spans), len(text), len(text.split()),
+            min(self.link_chars, len(text)), self.link_words, self.tag_count,
+            self.heading > 0 or tag in HEADING_TAGS, self.offset))
+        self.offset += len(text)
+        self._reset()
+
+    def text(self, text: str, element: int, in_anchor: bool, in_pre: bool) -> None:
+        self.spans.append(Span(text, element))
+        if text.isspace():
+            return
+        self.has_text = True
+        self.brs = 0
+        if in_pre:
+            self.pre = True
+        if in_anchor:
+            words = text.split()
+            self.link_chars += len(" ".join(words))
+            self.link_words += len(words)
+
+    def line_break(self, element: int) -> None:
+        if self.brs:
+            self.flush()
+        else:
+            self.spans.append(Span("\n", element))
+        self.brs = 1
+
+    def open(self, tag: str, parent: int, depth: int, attrs: dict) -> int:
+        index = len(self.tags)
+        self.tags.append(tag)
+        self.parents.append(parent)
+        self.depths.append(depth)
+        self.attrs.append(attrs)
+        self.first_block.append(len(self.blocks))
+        self.end_block.append(len(self.blocks))
+        return index
+
+    def close(self, index: int) -> None:
+        self.end_block[index] = len(self.blocks) + (1 if self.has_text else 0)
+
+    def table(self) -> ElementTable:
+        total = len(self.blocks)
+        ends = tuple(min(end, total) for end in self.end_block)
+        starts = tuple(min(start, end) for start, end in zip(self.first_block, ends))
+        return ElementTable(tuple(self.tags), tuple(self.parents), tuple(self.depths),
+                            tuple(self.attrs), starts, ends)
+
+
+def _walk(root, b: _Builder) -> None:
+    """One iterative pre/post-order walk over the DOM: no recursion, whatever the depth.
+
+    Stack items are ``(node, parent, depth, anchor, pre)`` to enter a node, or
+    the element index (an int) to leave it.
+    """
+    roles = _ROLES
+    stack: list = [(root, -1, 0, False, False)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        if item.__class__ is int:
+            _leave(b, item)
+            continue
+        node, parent, depth, anchor, pre = item
+        tag = node.tag
+        if tag == "-text":
+            if parent >= 0:
+                b.text(node.text_content or "", parent, anchor, pre)
+            continue
+        if not tag or tag[0] in "-_#!":
+            continue
+        role = roles.get(tag, 0)
+        if role & _BLOCK:
+            b.flush()
+        attrs = node.attributes
+        index = b.open(tag, parent, depth, attrs)
+        if tag in SKIPPED_TAGS:
+            _collect_head_facts(b, node, tag, attrs)
+            b.skipped.add(index)
+            continue
+        if tag == "br":
+            b.line_break(index)
+            continue
+        b.tag_count += 1
+        if role:
+            _enter_role(b, role, index)
+        push(index)
+        anchor, pre = anchor or bool(role & _ANCHOR), pre or bool(role & _PRE)
+        child = node.last_child
+        while child is not None:
+            push((child, index, depth + 1, anchor, pre))
+            child = child.prev
+
+
+def _enter_role(b: _Builder, role: int, index: int) -> None:
+    if role & _BLOCK:
+        b.block_stack.append(index)
+    if role & _HEADING:
+        b.heading += 1
+
+
+def _leave(b: _Builder, index: int) -> None:
+    role = _ROLES.get(b.tags[index], 0)
+    if role & _BLOCK:
+        b.flush()
+        b.block_stack.pop()
+    if role & _HEADING:
+        b.heading -= 1
+    b.close(index)
+
+
+def _is_json_ld(attrs: dict) -> bool:
+    return (attrs.get("type") or "").strip().lower().startswith("application/ld+json")
+
+
+def _collect_head_facts(b: _Builder, node, tag: str, attrs: dict) -> None:
+    """Title, meta tags and JSON-LD live in elements whose text is not page text."""
+    if tag == "head":
+        for child in node.traverse(include_text=False):
+            _head_child(b, child)
+    elif tag == "script" and _is_json_ld(attrs):
+        b.json_ld.append(node.text(deep=True) or "")
+
+
+def _head_child(b: _Builder, node) -> None:
+    tag = node.tag
+    if tag == "title" and not b.title:
+        b.title = normalize_space(node.text(deep=True) or "")
+    elif tag == "meta":
+        attrs = node.attributes
+        key = attrs.get("property") or attrs.get("name") or attrs.get("itemprop") or attrs.get("http-equiv")
+        if key and attrs.get("content") is not None:
+            b.meta.append((key.strip().lower(), attrs.get("content") or ""))
+    elif tag == "script" and _is_json_ld(node.attributes):
+        b.json_ld.append(node.text(deep=True) or "")
+
+
+def build_document(html: str, url: str | None = None, *, encoding: str = "",
+                   limits: ParseLimits = ParseLimits()) -> Document:
+    """Parse ``html`` once and build its :class:`Document`."""
+    tree = parse(html, limits)
+    builder = _Builder()
+    _walk(tree.root, builder)
+    builder.flush()
+    elements = builder.table()
+    lang = ""
+    if len(elements) and elements.tags[0] == "html":
+        lang = (elements.attrs[0].get("lang") or "").replace("_", "-").split("-")[0].strip().lower()
+    return Document(
+        elements=elements, blocks=tuple(builder.blocks), title=builder.title, lang=lang, url=url,
+        meta=tuple(builder.meta), json_ld=tuple(builder.json_ld), encoding=encoding,
+        source_length=len(html), skipped=frozenset(builder.skipped))

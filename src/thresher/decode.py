@@ -1,0 +1,151 @@
+"""Bytes to text.
+
+Order of evidence, as browsers and the HTML standard apply it:
+
+1. a byte-order mark;
+2. the charset of an HTTP ``Content-Type`` header, when the caller has one;
+3. ``<meta charset>`` / ``<meta http-equiv="Content-Type">`` in the first bytes;
+4. strict UTF-8;
+5. charset-normalizer's statistical guess.
+
+``str`` input is returned as is. Inputs that are plainly not HTML (empty,
+binary, PDF and other well-known binary formats) raise :class:`InputError`.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+
+from .errors import InputError
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_HEAD_BYTES = 16384
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]{0,512}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE)
+_HEADER_CHARSET = re.compile(r"""charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE)
+_MAGIC = (
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive (or an office document)"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\x1f\x8b", "gzip-compressed data (decompress it first)"),
+    (b"\x7fELF", "an executable"),
+    (b"RIFF", "a RIFF media file"),
+)
+# Control characters that never occur in real text pages.
+_BINARY_BYTES = bytes(set(range(0, 9)) | {11, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31})
+_BINARY_TABLE = bytes.maketrans(b"", b"")
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """Text of a page and how it was obtained."""
+
+    text: str
+    encoding: str
+    source: str  # "str", "bom", "http", "meta", "utf-8", "detected"
+
+
+def normalize_encoding(label: str | None) -> str | None:
+    """Python codec name for a charset label, or None when Python does not know it."""
+    if not label:
+        return None
+    label = label.strip().strip("\"'").lower()
+    if label in ("iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii"):
+        return "cp1252"  # the WHATWG encoding standard maps these labels to windows-1252
+    try:
+        return codecs.lookup(label).name
+    except LookupError:
+        return None
+
+
+def sniff_binary(data: bytes) -> str | None:
+    """Describe why ``data`` is not a text page, or None when it may be one."""
+    for magic, what in _MAGIC:
+        if data.startswith(magic):
+            return what
+    sample = data[:4096]
+    if _looks_utf16(sample):
+        return None
+    controls = len(sample) - len(sample.translate(_BINARY_TABLE, _BINARY_BYTES))
+    return "binary data" if controls > max(8, len(sample) // 100) else None
+
+
+def _looks_utf16(sample: bytes) -> bool:
+    return sample[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def _try(data: bytes, encoding: str | None) -> str | None:
+    if encoding is None:
+        return None
+    try:
+        return data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
+
+
+def _from_bom(data: bytes) -> Decoded | None:
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return Decoded(data[len(bom):].decode(encoding, errors="replace"), encoding, "bom")
+    return None
+
+
+def _declared(data: bytes, content_type: str | None) -> list[tuple[str, str]]:
+    found = []
+    if content_type:
+        match = _HEADER_CHARSET.search(content_type)
+        if match:
+            found.append((match.group(1), "http"))
+    match = _META_CHARSET.search(data[:_HEAD_BYTES])
+    if match:
+        found.append((match.group(1).decode("ascii", "replace"), "meta"))
+    return found
+
+
+def _detected(data: bytes) -> Decoded:
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data[:262144]).best()
+    encoding = normalize_encoding(best.encoding) if best is not None else None
+    encoding = encoding or "cp1252"
+    return Decoded(data.decode(encoding, errors="replace"), encoding, "detected")
+
+
+def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
+    """Decode a page to text; raise :class:`InputError` for input that is not a page."""
+    if isinstance(data, str):
+        return Decoded(data, "str", "str")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise InputError(f"expected bytes or str, got {type(data).__name__}")
+    data = bytes(data)
+    if not data.strip():
+        raise InputError("empty input")
+    bom = _from_bom(data)
+    if bom is not None:
+        return bom
+    reason = sniff_binary(data)
+    if reason:
+        raise InputError(f"not an HTML page: {reason}")
+    for label, source in _declared(data, content_type):
+        text = _try(data, _declared_codec(label))
+        if text is not None:
+            return Decoded(text, _declared_codec(label), source)
+    text = _try(data, "utf-8")
+    if text is not None:
+        return Decoded(text, "utf-8", "utf-8")
+    return _detected(data)
+
+
+def _declared_codec(label: str) -> str | None:
+    codec = normalize_encoding(label)
+    # A page that declares UTF-16 in ASCII-compatible bytes is lying: browsers use UTF-8 then.
+    return "utf-8" if codec and codec.startswith("utf_16") else codec

@@ -1,0 +1,14 @@
+"""Exceptions raised by thresher. Every failure a user can cause is one of these."""
+from __future__ import annotations
+
+
+class ThresherError(Exception):
+    """Base class of every error thresher raises on purpose."""
+
+
+class InputError(ThresherError):
+    """The input is not something we can extract from (empty, binary, PDF, ...)."""
+
+
+class ModelError(ThresherError):
+    """A model file is missing, malformed or of an unsupported schema version."""

@@ -1,0 +1,133 @@
+"""Parse decoded text into a lexbor DOM, after making hostile markup safe to parse.
+
+Two real-world patterns make HTML parsers slow or lossy:
+
+* **Attribute floods** (one start tag with 10^5 attributes): lexbor and libxml2
+  check each new attribute against all earlier ones, which is quadratic.
+  :func:`cap_attributes` keeps the first ``max_attributes`` of any long tag.
+* **Deep nesting** (10^5 open elements): libxml2 silently drops everything
+  below depth 256 and lexbor's scope checks become quadratic. Browsers cap
+  the depth instead and attach deeper elements at the cap, keeping the text.
+  :func:`cap_depth` does the same on the token stream, in one linear pass.
+
+Both passes look only at tags, never at text, and return the input unchanged
+(the same object) when it has nothing to fix, which is the usual case.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from selectolax.lexbor import LexborHTMLParser
+
+from .errors import InputError
+
+# A start tag long enough to possibly carry an attribute flood. Real tags this
+# long exist (inline SVG paths, data URIs) and are left alone unless they also
+# carry more than ``max_attributes`` attributes.
+_LONG_TAG = re.compile(r"<[A-Za-z][^<>]{4096,}>")
+_ATTRIBUTE = re.compile(r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
+_TAG_NAME = re.compile(r"<[A-Za-z][^\s/>]*")
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^<>]*?(/?)>")
+
+VOID_TAGS = frozenset(
+    "area base br col embed hr img input keygen link meta param source track wbr".split())
+
+
+@dataclass(frozen=True)
+class ParseLimits:
+    """Bounds that keep parsing linear on hostile pages.
+
+    max_attributes: attributes kept per start tag (browsers keep all; no real
+        page needs more than a few dozen).
+    max_depth: element nesting depth; deeper start tags are dropped (their text
+        is kept), as browsers do past their own depth cap.
+    depth_check_tags: pages with fewer tags than this cannot nest deep enough
+        to slow the parser down, and skip the depth pass (its cost is per tag).
+    """
+
+    max_attributes: int = 256
+    max_depth: int = 400
+    depth_check_tags: int = 20000
+
+
+def cap_attributes(html: str, max_attributes: int = 256) -> str:
+    """Return ``html`` with every start tag cut to its first ``max_attributes`` attributes."""
+    pieces: list[str] = []
+    last = 0
+    for match in _LONG_TAG.finditer(html):
+        tag = match.group(0)
+        name = _TAG_NAME.match(tag).group(0)
+        attributes = _ATTRIBUTE.findall(tag, len(name), len(tag) - 1)
+        if len(attributes) <= max_attributes:
+            continue
+        pieces.append(html[last:match.start()])
+        pieces.append(name + " " + " ".join(attributes[:max_attributes]) + ">")
+        last = match.end()
+    if not pieces:
+        return html
+    pieces.append(html[last:])
+    return "".join(pieces)
+
+
+def cap_depth(html: str, max_depth: int = 400, min_tags: int = 0) -> str:
+    """Drop start tags (and their end tags) that would nest deeper than ``max_depth``.
+
+    Pages with at most ``max(max_depth, min_tags)`` ``<`` characters are returned as is.
+    """
+    if html.count("<") <= max(max_depth, min_tags):
+        return html
+    stack: list[str] = []
+    dropped: dict[str, int] = {}
+    cuts: list[tuple[int, int]] = []
+    for match in _TAG.finditer(html):
+        closing, name, selfclosing = match.groups()
+        name = name.lower()
+        if closing:
+            if dropped.get(name):
+                dropped[name] -= 1
+                cuts.append(match.span())
+            else:
+                _pop_to(stack, name)
+        elif name in VOID_TAGS or selfclosing:
+            continue
+        elif len(stack) >= max_depth:
+            dropped[name] = dropped.get(name, 0) + 1
+            cuts.append(match.span())
+        else:
+            stack.append(name)
+    return _cut(html, cuts) if cuts else html
+
+
+def _pop_to(stack: list[str], name: str, window: int = 32) -> None:
+    """Close ``name`` if it is among the innermost ``window`` open elements."""
+    for back in range(1, min(window, len(stack)) + 1):
+        if stack[-back] == name:
+            del stack[-back:]
+            return
+
+
+def _cut(html: str, cuts: list[tuple[int, int]]) -> str:
+    pieces, last = [], 0
+    for start, end in cuts:
+        pieces.append(html[last:start])
+        last = end
+    pieces.append(html[last:])
+    return "".join(pieces)
+
+
+def sanitize(html: str, limits: ParseLimits = ParseLimits()) -> str:
+    """Apply both caps; NUL characters are dropped as the HTML tokenizer would."""
+    if "\x00" in html:
+        html = html.replace("\x00", "")
+    return cap_depth(cap_attributes(html, limits.max_attributes), limits.max_depth, limits.depth_check_tags)
+
+
+def parse(html: str, limits: ParseLimits = ParseLimits()) -> LexborHTMLParser:
+    """Parse text to a DOM; raise :class:`InputError` when nothing parses."""
+    if not html.strip():
+        raise InputError("empty input")
+    tree = LexborHTMLParser(sanitize(html, limits))
+    if tree.root is None:
+        raise InputError("the parser produced no document")
+    return tree

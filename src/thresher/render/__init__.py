@@ -1,0 +1,15 @@
+"""Renderers: one module per output format, each ``render(result, **options) -> str``."""
+from __future__ import annotations
+
+import importlib
+
+_MODULES = {"text": "text", "markdown": "markdown", "html": "html", "json": "json_out"}
+
+
+def render(result, output: str = "text", **options) -> str:
+    try:
+        module_name = _MODULES[output]
+    except KeyError:
+        raise ValueError(f"unknown output format {output!r}; choose from {', '.join(_MODULES)}") from None
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    return module.render(result, **options)
