@@ -53,10 +53,13 @@ class Result:
 
 def extract_result(html: bytes | str, url: str | None = None, *, algorithm: str = algorithms.DEFAULT,
                    language: str | None = None, params: Any = None, model: str | None = None,
-                   content_type: str | None = None) -> Result:
+                   content_type: str | None = None, metadata: bool = True) -> Result:
     """Decode, parse once, classify every block, and collect metadata.
 
-    Raises :class:`thresher.errors.InputError` for input that is not a page.
+    With ``metadata=False`` the metadata pass is skipped, and so is language
+    identification when the algorithm does not use it (``Result.language`` is
+    then the requested language or ""). Raises
+    :class:`thresher.errors.InputError` for input that is not a page.
     """
     chosen = algorithms.get(algorithm)
     clock = time.perf_counter
@@ -65,15 +68,15 @@ def extract_result(html: bytes | str, url: str | None = None, *, algorithm: str 
     t1 = clock()
     doc = build_document(decoded.text, url, encoding=decoded.encoding)
     t2 = clock()
-    lang = page_language(doc, language)
+    lang = page_language(doc, language) if (metadata or chosen.needs_language) else (language or "")
     classification = chosen.run(doc, params, Context(language=lang, model=model))
     t3 = clock()
-    from .metadata import extract_metadata
+    from .metadata import Metadata, extract_metadata
 
-    metadata = extract_metadata(doc, lang)
+    meta = extract_metadata(doc, lang) if metadata else Metadata(title=doc.title, language=lang, url=url or "")
     t4 = clock()
     timings = {"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3}
-    return Result(doc, classification, chosen.name, lang, metadata, timings)
+    return Result(doc, classification, chosen.name, lang, meta, timings)
 
 
 def extract(html: bytes | str, url: str | None = None, *, algorithm: str = algorithms.DEFAULT,
@@ -87,5 +90,5 @@ def extract(html: bytes | str, url: str | None = None, *, algorithm: str = algor
     if output not in FORMATS:
         raise ValueError(f"unknown output format {output!r}; choose from {', '.join(FORMATS)}")
     result = extract_result(html, url, algorithm=algorithm, language=language, params=params,
-                            model=model, content_type=content_type)
+                            model=model, content_type=content_type, metadata=output in ("json", "html"))
     return result.render(output, **render_options)

@@ -32,7 +32,7 @@ BLOCK_TAGS = frozenset(
 HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 # Elements whose content is never page text.
 SKIPPED_TAGS = frozenset(
-    "script style noscript template iframe object embed svg math canvas video audio "
+    "script style template iframe object embed svg math canvas video audio "
     "map head".split())
 _WS = re.compile(r"\s+")
 
@@ -252,9 +252,8 @@ class _Builder:
         self._reset()
 
     def text(self, text: str, element: int, in_anchor: bool, in_pre: bool) -> None:
+        """Add a text run that is not all white space."""
         self.spans.append(Span(text, element))
-        if text.isspace():
-            return
         self.has_text = True
         self.brs = 0
         if in_pre:
@@ -271,16 +270,6 @@ class _Builder:
             self.spans.append(Span("\n", element))
         self.brs = 1
 
-    def open(self, tag: str, parent: int, depth: int, attrs: dict) -> int:
-        index = len(self.tags)
-        self.tags.append(tag)
-        self.parents.append(parent)
-        self.depths.append(depth)
-        self.attrs.append(attrs)
-        self.first_block.append(len(self.blocks))
-        self.end_block.append(len(self.blocks))
-        return index
-
     def close(self, index: int) -> None:
         self.end_block[index] = len(self.blocks) + (1 if self.has_text else 0)
 
@@ -296,9 +285,12 @@ def _walk(root, b: _Builder) -> None:
     """One iterative pre/post-order walk over the DOM: no recursion, whatever the depth.
 
     Stack items are ``(node, parent, depth, anchor, pre)`` to enter a node, or
-    the element index (an int) to leave it.
+    the element index (an int) to leave it. The element columns are appended
+    to directly: this loop is the hot path of every extraction.
     """
-    roles = _ROLES
+    roles, skipped_tags = _ROLES, SKIPPED_TAGS
+    tags, parents, depths, attrs_col = b.tags, b.parents, b.depths, b.attrs
+    firsts, ends, blocks = b.first_block, b.end_block, b.blocks
     stack: list = [(root, -1, 0, False, False)]
     pop, push = stack.pop, stack.append
     while stack:
@@ -310,7 +302,12 @@ def _walk(root, b: _Builder) -> None:
         tag = node.tag
         if tag == "-text":
             if parent >= 0:
-                b.text(node.text_content or "", parent, anchor, pre)
+                text = node.text_content
+                if text:
+                    if text.isspace():
+                        b.spans.append(Span(text, parent))
+                    else:
+                        b.text(text, parent, anchor, pre)
             continue
         if not tag or tag[0] in "-_#!":
             continue
@@ -318,8 +315,14 @@ def _walk(root, b: _Builder) -> None:
         if role & _BLOCK:
             b.flush()
         attrs = node.attributes
-        index = b.open(tag, parent, depth, attrs)
-        if tag in SKIPPED_TAGS:
+        index = len(tags)
+        tags.append(tag)
+        parents.append(parent)
+        depths.append(depth)
+        attrs_col.append(attrs)
+        firsts.append(len(blocks))
+        ends.append(len(blocks))
+        if tag in skipped_tags:
             _collect_head_facts(b, node, tag, attrs)
             b.skipped.add(index)
             continue
@@ -329,12 +332,14 @@ def _walk(root, b: _Builder) -> None:
         b.tag_count += 1
         if role:
             _enter_role(b, role, index)
+            anchor, pre = anchor or bool(role & _ANCHOR), pre or bool(role & _PRE)
         push(index)
-        anchor, pre = anchor or bool(role & _ANCHOR), pre or bool(role & _PRE)
         child = node.last_child
-        while child is not None:
-            push((child, index, depth + 1, anchor, pre))
-            child = child.prev
+        if child is not None:
+            depth += 1
+            while child is not None:
+                push((child, index, depth, anchor, pre))
+                child = child.prev
 
 
 def _enter_role(b: _Builder, role: int, index: int) -> None:

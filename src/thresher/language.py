@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 # Enough text to identify a language reliably; more only costs time.
-_SAMPLE_CHARS = 4000
+_SAMPLE_CHARS = 2000
 
 
 @lru_cache(maxsize=None)

@@ -1,19 +1,858 @@
-"""Page metadata (placeholder until the metadata module lands)."""
+"""Page metadata: title, author, publication date, site name and friends.
+
+Everything is read from the already-built :class:`~thresher.blocks.Document`;
+the page is never parsed again. Each field takes the first usable value from
+its sources, in this order:
+
+* **title**: JSON-LD ``headline``/``name`` of the main Article-like object,
+  ``og:title``, ``twitter:title``, the first ``<h1>`` when it overlaps the
+  ``<title>``, then ``<title>``. Site-name suffixes (" | Site", " - Site",
+  " — Site") are removed from the meta and ``<title>`` values when the suffix
+  is the site name or short.
+* **author**: JSON-LD ``author`` (string, object, ``@id`` reference or list),
+  ``author``/``article:author``/``parsely-author``/``dc.creator``-style meta,
+  then in-page bylines: ``rel=author`` links, ``itemprop=author`` and elements
+  whose class tokens name an author or byline.
+* **date**: JSON-LD ``datePublished``, publication-date meta, in-page
+  ``itemprop=datePublished`` and ``<time datetime>`` near the top of the
+  page, as ISO ``YYYY-MM-DD``. ``htmldate`` is an opt-in fallback: it needs
+  the raw HTML and parses it again with lxml, which costs milliseconds.
+* **site_name**: ``og:site_name``, ``application-name``, JSON-LD
+  ``publisher.name`` / ``WebSite`` name, else the URL host without "www.".
+* **description**, **url**, **image**, **tags** and **page_type** from the
+  usual meta tags and the main JSON-LD object.
+"""
 from __future__ import annotations
 
+import html
+import re
+from bisect import bisect_left
+import unicodedata
 from dataclasses import dataclass
+from datetime import date as _date, datetime, timezone
+from typing import Iterable, Iterator, NamedTuple
+from urllib.parse import urlsplit
+
+from .blocks import Block, Document
 
 
 @dataclass(frozen=True)
 class Metadata:
+    """Facts about a page; every field is "" (or ``()``) when unknown."""
+
     title: str = ""
     author: str = ""
-    date: str = ""
+    date: str = ""  # publication date, ISO YYYY-MM-DD
     site_name: str = ""
     language: str = ""
     url: str = ""
     description: str = ""
+    image: str = ""
+    tags: tuple[str, ...] = ()
+    page_type: str = ""  # raw JSON-LD @type of the main object, else og:type
 
 
-def extract_metadata(doc, language: str = "") -> Metadata:
-    return Metadata(title=doc.title, language=language, url=doc.url or "")
+# ------------------------------------------------------------------ limits
+
+MAX_AUTHOR_CHARS = 100  # longer "bylines" are prose, not names
+MAX_TAGS = 20
+MAX_TITLE_SUFFIX_WORDS = 4  # a suffix this short is taken for a site name
+H1_MIN_SIMILARITY = 0.4  # word-set Jaccard between an h1 and a declared title
+MAX_H1_CANDIDATES = 3
+# In-page bylines and dates are looked for this many blocks before / after the first h1
+# (from the top of the page when there is none): further away they belong to other items.
+CUE_WINDOW = (5, 20)
+MAX_DATE_LINE_CHARS = 120  # longer blocks are prose; a date in them is not the page's
+MIN_YEAR, MAX_YEAR = 1990, 2100
+
+# -------------------------------------------------------------- vocabularies
+
+_ARTICLE_TYPES = frozenset(t.lower() for t in (
+    "Article NewsArticle BlogPosting SocialMediaPosting DiscussionForumPosting LiveBlogPosting "
+    "ReportageNewsArticle AnalysisNewsArticle OpinionNewsArticle ReviewNewsArticle "
+    "BackgroundNewsArticle AskPublicNewsArticle SatiricalArticle TechArticle ScholarlyArticle "
+    "MedicalScholarlyArticle Report APIReference AdvertiserContentArticle Review CriticReview "
+    "UserReview EmployerReview Recipe HowTo Question Answer Guide Thesis Chapter Legislation "
+    "PodcastEpisode Episode Clip Course Event JobPosting Book Movie CreativeWork").split())
+# Types that describe the site or page furniture, never the main content.
+_FURNITURE_TYPES = frozenset(t.lower() for t in (
+    "WebSite Organization Corporation NewsMediaOrganization EducationalOrganization "
+    "LocalBusiness Person BreadcrumbList ListItem ImageObject SearchAction EntryPoint "
+    "SiteNavigationElement WPHeader WPFooter WPSideBar PostalAddress Place GeoCoordinates "
+    "ContactPoint Brand Offer AggregateOffer AggregateRating Rating ReadAction "
+    "Country VideoObject Thing").split())
+
+_AUTHOR_META = ("author", "article:author", "parsely-author", "dc.creator", "dcterms.creator",
+                "sailthru.author", "byl", "citation_author", "dc.contributor")
+_DATE_META = ("article:published_time", "og:published_time", "og:article:published_time",
+              "datepublished", "published_time", "article.published", "parsely-pub-date",
+              "sailthru.date", "citation_publication_date", "citation_date", "dc.date.issued",
+              "dcterms.issued", "dc.date", "dcterms.date", "dcterms.created", "date", "pubdate",
+              "publishdate", "publish-date", "publish_date", "article_date_original",
+              "originalpublicationdate", "release_date", "dc.date.created", "created")
+_SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title")
+_DESCRIPTION_META = ("og:description", "description", "twitter:description", "dc.description")
+_IMAGE_META = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
+               "twitter:image:src")
+_TAG_META = ("article:tag", "keywords", "news_keywords", "parsely-tags")
+_AUTHOR_LABELS = frozenset(("written by", "author", "by", "authors"))
+_BYLINE_TOKENS = frozenset(("author", "authors", "byline", "byl", "username", "bigusername", "poster"))
+# Last part of a class token that marks an author's picture, bio or container, not the name.
+_NOT_BYLINE_TOKENS = frozenset((
+    "avatar", "image", "img", "photo", "pic", "picture", "bio", "description", "desc", "box",
+    "about", "label", "title", "social", "follow", "more", "list", "wrapper", "wrap", "posts",
+    "icon", "section", "card", "headshot", "container", "block", "area", "details", "content",
+    "comment", "comments", "reply", "say", "says"))
+_BYLINE_HINT = re.compile(r"author|byline|byl\b|username|poster", re.IGNORECASE)
+_TOKEN_PARTS = re.compile(r"[-_]+")
+_AUTHOR_PATH = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|byline|journalists?)/[^/?#]",
+                          re.IGNORECASE)
+_BY_LINE = re.compile(r"(?:(?:written|posted|published)\s+)?by\s*[:\s]\s*\w|(?-i:By[A-Z][a-z])",
+                      re.IGNORECASE)
+_BY_PREFIX = re.compile(
+    r"^(?:(?:written|posted|published|reviewed|words|story|text|article)\s+)?by(?:\s*[:\-]\s*|\s+|$)|^(?-i:By)(?=[A-Z][a-z])"
+    r"|^(?:authors?|autor(?:in)?|auteur|von|par|door|di|por)\s*:\s*",
+    re.IGNORECASE)
+_CONNECTOR = re.compile(r"\s*(?:,|&|and|und|et|y|e|og|och|en)?\s*", re.IGNORECASE)
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+# Where a byline stops being a name: separators, dates, "updated", roles.
+_BYLINE_TAIL = re.compile(
+    r"\s*(?:[|·•\n]|\s[-–—]\s|\s(?:on|at)\s+(?:\w+day|\d)"
+    r"|\b(?:last\s+)?(?:updated|published|posted|modified)\b"
+    r"|\b" + _MONTH + r"\.?\s+\d|\d{1,4}[/.-]\d{1,2}|\b\d{1,2}(?:st|nd|rd|th)?,?\s+" + _MONTH +
+    r"|\b(?:19|20)\d{2}\b"
+    r"|\b(?:senior\s+|staff\s+|contributing\s+|guest\s+)?(?:writer|editor|reporter|correspondent"
+    r"|founder|contributor|journalist)\b)",
+    re.IGNORECASE)
+_NOT_A_NAME = re.compile(
+    r"^(?:by|written by|posted by|authors?|view .*|read more.*|more (?:from|by) .*|about( the)? authors?.*"
+    r"|share.*|follow.*|admin|administrator|unknown|anonymous|guest|[\W\d_]+)$",
+    re.IGNORECASE)
+_SEPARATOR_CHARS = " |-–—:·•»/\\"
+_TITLE_SEPARATORS = re.compile(r"\s+(?:[|\-–—:·•»/\\]|::)\s+")
+_URLISH = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|org|net)(?:/|$)", re.IGNORECASE)
+_MONTHS = {name: number for number, name in enumerate(
+    "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+_TEXT_DATES = (
+    (re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"), "ymd"),
+    (re.compile(r"\b(" + _MONTH + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)",
+                re.IGNORECASE), "mdy"),
+    (re.compile(r"(?<!\d)(\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(" + _MONTH + r")\.?,?\s+(\d{4})(?!\d)",
+                re.IGNORECASE), "dmy"),
+    (re.compile(r"(?<!\d)(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?!\d)"), "aby"),
+)
+_COMPACT_DATE = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T|$)")
+_EPOCH = re.compile(r"^\d{10}(?:\d{3})?$")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"\w+")
+
+
+# ------------------------------------------------------------------ helpers
+
+def _unescape(text: str) -> str:
+    """Character references left in values (double-escaped pages, JSON-LD) resolved."""
+    return html.unescape(text) if "&" in text else text
+
+
+def _clean(text: object) -> str:
+    """A string value unescaped and whitespace-collapsed; anything else is ""."""
+    return _SPACE.sub(" ", _unescape(text)).strip() if isinstance(text, str) else ""
+
+
+def _norm(text: str) -> str:
+    """Comparison key: NFKC, case-folded, whitespace-collapsed."""
+    return _SPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip().casefold()
+
+
+def _first(values: Iterable[str]) -> str:
+    for value in values:
+        if value:
+            return value
+    return ""
+
+
+def _types(obj: dict) -> tuple[str, ...]:
+    raw = obj.get("@type")
+    if isinstance(raw, str):
+        return (raw,)
+    if isinstance(raw, list):
+        return tuple(t for t in raw if isinstance(t, str))
+    return ()
+
+
+def _type_key(type_name: str) -> str:
+    return type_name.rsplit("/", 1)[-1].rsplit(":", 1)[-1].lower()
+
+
+def _is_article(obj: dict) -> bool:
+    return any(_type_key(t) in _ARTICLE_TYPES or _type_key(t).endswith(("article", "posting"))
+               for t in _types(obj))
+
+
+def _is_furniture(obj: dict) -> bool:
+    types = _types(obj)
+    return not types or all(_type_key(t) in _FURNITURE_TYPES for t in types)
+
+
+def _is_website(obj: dict) -> bool:
+    return any(_type_key(t) == "website" for t in _types(obj))
+
+
+def _looks_like_url(text: str) -> bool:
+    return bool(_URLISH.search(text))
+
+
+def _meta_values(doc: Document, *names: str) -> list[str]:
+    """Every non-empty content of the named meta tags, in document order."""
+    wanted = frozenset(names)
+    return [_clean(value) for key, value in doc.meta if key in wanted and _clean(value)]
+
+
+def _meta_first(doc: Document, names: Iterable[str]) -> str:
+    """The content of the first name (in priority order) that the page has."""
+    for name in names:
+        value = doc.meta_content(name)
+        if value:
+            return _clean(value)
+    return ""
+
+
+# ------------------------------------------------------------------ JSON-LD
+
+@dataclass(frozen=True)
+class _LinkedData:
+    """The page's JSON-LD objects, an ``@id`` index and the main object."""
+
+    objects: tuple[dict, ...]
+    by_id: dict
+    main: dict | None
+
+    def resolve(self, value: object) -> object:
+        """Follow an ``{"@id": ...}`` reference to the full object when the page has it."""
+        if isinstance(value, dict) and "@id" in value and len(value) <= 2:
+            return self.by_id.get(value["@id"], value)
+        return value
+
+    def articles(self) -> Iterator[dict]:
+        return (obj for obj in self.objects if _is_article(obj))
+
+
+def _linked_data(doc: Document) -> _LinkedData:
+    objects = tuple(_with_main_entities(doc.json_ld_objects()))
+    by_id = {obj["@id"]: obj for obj in objects
+             if isinstance(obj.get("@id"), str) and len(obj) > 1 and "@type" in obj}
+    main = _first_of(obj for obj in objects if _is_article(obj))
+    if main is None:
+        main = _first_of(obj for obj in objects if not _is_furniture(obj))
+    return _LinkedData(objects, by_id, main)
+
+
+def _with_main_entities(objects: list[dict]) -> Iterator[dict]:
+    """The objects, each followed by its single nested ``mainEntity`` (QAPage, WebPage, ...).
+
+    A list of main entities (an FAQ's questions) describes parts, not the page.
+    """
+    for obj in objects:
+        yield obj
+        nested = obj.get("mainEntity")
+        if isinstance(nested, dict) and "@type" in nested:
+            yield nested
+
+
+def _first_of(items: Iterable[dict]) -> dict | None:
+    return next(iter(items), None)
+
+
+def _ld_text(value: object) -> str:
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    if isinstance(value, dict):
+        value = value.get("@value") or value.get("name") or ""
+    return _clean(value)
+
+
+def _ld_names(ld: _LinkedData, value: object) -> list[str]:
+    """Names out of a JSON-LD person value: string, object, reference or list of them."""
+    items = value if isinstance(value, list) else [value]
+    names: list[str] = []
+    for item in items:
+        item = ld.resolve(item)
+        name = _clean(item.get("name")) if isinstance(item, dict) else _clean(item)
+        if isinstance(item, dict) and not name:
+            name = _clean(" ".join(str(item.get(k) or "") for k in ("givenName", "familyName")))
+        if name and not _looks_like_url(name) and name not in names:
+            names.append(name)
+    return names
+
+
+# --------------------------------------------------------------- page cues
+
+class _Cue(NamedTuple):
+    """One piece of in-page evidence: a lower rank is stronger evidence."""
+
+    rank: int
+    element: int
+    value: str = ""  # the attribute value when the cue carries one (content, datetime)
+
+
+class _Scan(NamedTuple):
+    authors: tuple[_Cue, ...]
+    dates: tuple[_Cue, ...]
+
+
+# Author cue ranks.
+_REL_AUTHOR, _ITEMPROP_AUTHOR, _BYLINE_CLASS, _AUTHOR_LINK, _BY_TEXT = range(5)
+# Date cue ranks.
+_ITEMPROP_DATE, _TIME_ELEMENT = range(2)
+
+
+def _scan_page(doc: Document) -> _Scan:
+    """One pass over the element columns collecting byline and date cues."""
+    tags, attrs, first_blocks = doc.elements.tags, doc.elements.attrs, doc.elements.first_blocks
+    block_from, block_to = _headline_range(doc, CUE_WINDOW)
+    start, end = bisect_left(first_blocks, block_from), bisect_left(first_blocks, block_to)
+    authors: list[_Cue] = []
+    dates: list[_Cue] = []
+    for index in range(start, end):
+        element_attrs = attrs[index]
+        if not element_attrs:
+            continue
+        itemprop = element_attrs.get("itemprop")
+        if itemprop:
+            _itemprop_cue(index, itemprop.lower(), element_attrs, authors, dates)
+        tag = tags[index]
+        if tag == "a":
+            _link_cue(index, element_attrs, authors)
+        elif tag == "time":
+            dates.append(_Cue(_TIME_ELEMENT, index, element_attrs.get("datetime") or ""))
+        if _is_byline_class(element_attrs.get("class")):
+            authors.append(_Cue(_BYLINE_CLASS, index))
+    authors.extend(_Cue(_BY_TEXT, block.element, block.text)
+                   for block in doc.blocks[block_from:block_to] if _is_by_line(block.text))
+    return _Scan(tuple(sorted(authors)), tuple(sorted(dates)))
+
+
+def _itemprop_cue(index: int, itemprop: str, attrs: dict, authors: list, dates: list) -> None:
+    props = itemprop.split()
+    if "author" in props or "creator" in props:
+        authors.append(_Cue(_ITEMPROP_AUTHOR, index, attrs.get("content") or ""))
+    elif "datepublished" in props or "datecreated" in props:
+        dates.append(_Cue(_ITEMPROP_DATE, index, attrs.get("content") or attrs.get("datetime") or ""))
+
+
+def _link_cue(index: int, attrs: dict, authors: list) -> None:
+    rel = attrs.get("rel")
+    if rel and "author" in rel.lower().split():
+        authors.append(_Cue(_REL_AUTHOR, index))
+    elif _AUTHOR_PATH.search(attrs.get("href") or ""):
+        authors.append(_Cue(_AUTHOR_LINK, index))
+
+
+def _is_byline_class(classes: str | None) -> bool:
+    """A class token naming an author or byline, but not its avatar, bio or box."""
+    if not classes or not _BYLINE_HINT.search(classes):
+        return False
+    for token in classes.lower().split():
+        parts = _TOKEN_PARTS.split(token)
+        if (_BYLINE_TOKENS.intersection(parts) or any(p.startswith(("author", "byline")) for p in parts)) \
+                and parts[-1] not in _NOT_BYLINE_TOKENS:
+            return True
+    return False
+
+
+def _is_by_line(text: str) -> bool:
+    return len(text) < MAX_AUTHOR_CHARS and _BY_LINE.match(text) is not None
+
+
+class _PageCues:
+    """In-page cues of one page, scanned on first use only. Private to one extraction."""
+
+    def __init__(self, doc: Document) -> None:
+        self._doc = doc
+        self._scan: _Scan | None = None
+
+    def scan(self) -> _Scan:
+        if self._scan is None:
+            self._scan = _scan_page(self._doc)
+        return self._scan
+
+    def authors(self, doc: Document) -> Iterator[str]:
+        for cue in self.scan().authors:
+            if cue.value:
+                yield cue.value
+            elif cue.rank == _ITEMPROP_AUTHOR:
+                yield _itemprop_author(doc, cue.element)
+            else:
+                yield _byline_text(_element_parts(doc, cue.element))
+
+    def dates(self, doc: Document, dayfirst: bool) -> Iterator[str]:
+        """ISO dates from itemprop/``<time>`` markup, then dates written near the headline."""
+        for cue in self.scan().dates:
+            if cue.value:
+                yield normalize_date(cue.value, dayfirst=dayfirst)
+            else:
+                yield find_date_in_text(_element_text(doc, cue.element), dayfirst=dayfirst)
+        for block in _blocks_near_headline(doc, CUE_WINDOW):
+            if block.char_count <= MAX_DATE_LINE_CHARS:
+                yield find_date_in_text(block.text, dayfirst=dayfirst)
+
+
+def _headline_block(doc: Document) -> int:
+    """Index of the first h1 block, -1 when the page has none."""
+    for block in doc.blocks:
+        if block.tag == "h1":
+            return block.index
+    return -1
+
+
+def _headline_range(doc: Document, window: tuple[int, int]) -> tuple[int, int]:
+    """Block range from ``window[0]`` blocks before the first h1 to ``window[1]`` after it.
+
+    Without an h1 the range starts at the top of the page.
+    """
+    h1 = _headline_block(doc)
+    if h1 < 0:
+        return 0, window[0] + window[1]
+    return max(0, h1 - window[0]), h1 + window[1] + 1
+
+
+def _blocks_near_headline(doc: Document, window: tuple[int, int]) -> tuple[Block, ...]:
+    start, end = _headline_range(doc, window)
+    return doc.blocks[start:end]
+
+
+def _itemprop_author(doc: Document, element: int) -> str:
+    """The ``itemprop=name`` inside an ``itemprop=author`` element, else all its text."""
+    attrs = doc.elements.attrs
+    for index in range(element + 1, _subtree_end(doc, element)):
+        if (attrs[index].get("itemprop") or "").lower() == "name":
+            return attrs[index].get("content") or _element_text(doc, index)
+    return _element_text(doc, element)
+
+
+def _subtree_end(doc: Document, element: int) -> int:
+    """One past the last descendant of ``element`` (pre-order keeps subtrees contiguous)."""
+    depths = doc.elements.depths
+    depth = depths[element]
+    end = element + 1
+    total = len(depths)
+    while end < total and depths[end] > depth:
+        end += 1
+    return end
+
+
+def _element_parts(doc: Document, element: int) -> list[str]:
+    """The non-blank text runs inside ``element``'s subtree, whitespace-collapsed."""
+    el = doc.elements[element]
+    end = _subtree_end(doc, element)
+    parts = (_clean(span.text)
+             for block in doc.blocks[el.first_block:el.end_block]
+             for span in block.spans if element <= span.element < end)
+    return [part for part in parts if part]
+
+
+def _element_text(doc: Document, element: int) -> str:
+    """Text inside ``element``'s subtree; runs of different elements are space-separated."""
+    return " ".join(_element_parts(doc, element))
+
+
+def _byline_text(parts: list[str]) -> str:
+    """The name runs of a byline: a leading "By" run skipped, names joined by connectors kept.
+
+    ``["By", "Ann", ",", "Bob", "and", "Cy", "Staff writer"]`` gives "Ann , Bob and Cy";
+    a role or date in a run of its own after the names is left out.
+    """
+    kept: list[str] = []
+    expect_name = True
+    for part in parts:
+        if not kept and _BY_PREFIX.fullmatch(part):
+            continue
+        if _CONNECTOR.fullmatch(part):
+            if not kept:
+                continue
+            kept.append(part)
+            expect_name = True
+        elif expect_name:
+            kept.append(part)
+            expect_name = False
+        else:
+            break
+    while kept and _CONNECTOR.fullmatch(kept[-1]):
+        kept.pop()
+    return " ".join(kept)
+
+
+def _find_tags(doc: Document, tag: str) -> Iterator[int]:
+    """Indices of the elements with ``tag``, found with C-level tuple scans."""
+    tags = doc.elements.tags
+    start = 0
+    while True:
+        try:
+            index = tags.index(tag, start)
+        except ValueError:
+            return
+        yield index
+        start = index + 1
+
+
+# ------------------------------------------------------------------- title
+
+def _split_title(title: str) -> list[str]:
+    return [part for part in _TITLE_SEPARATORS.split(title) if part.strip()]
+
+
+def _site_key(text: str) -> str:
+    return "".join(ch for ch in _norm(text) if ch.isalnum())
+
+
+def site_keys(site_names: Iterable[str], host: str = "") -> tuple[str, ...]:
+    """Comparison keys of the site's names and of its host's labels (no "www", no TLD)."""
+    keys = [_site_key(name) for name in site_names]
+    labels = host.lower().split(".")
+    keys.extend(label for label in labels[:-1] if label != "www")
+    return tuple(dict.fromkeys(key for key in keys if len(key) >= 2))
+
+
+def _is_site_part(part: str, keys: tuple[str, ...]) -> bool:
+    """``part`` names the site: equal to a key, mostly overlapping one, or its acronym."""
+    key = _site_key(part)
+    if not key:
+        return False
+    initials = "".join(word[0] for word in _WORD.findall(part.casefold()))
+    for name in keys:
+        if key == name or (len(initials) >= 3 and initials == name):
+            return True
+        short, long_ = sorted((key, name), key=len)
+        if short in long_ and 2 * len(short) >= len(long_):
+            return True
+    return False
+
+
+def strip_site_name(title: str, keys: tuple[str, ...] = (), *, short_suffix: bool = True) -> str:
+    """``title`` without its site-name segments.
+
+    Trailing segments after " | ", " - ", " — " (and similar) go while they
+    name the site (see :func:`site_keys`); otherwise, with ``short_suffix``,
+    one trailing segment of at most :data:`MAX_TITLE_SUFFIX_WORDS` words
+    that is shorter than the rest goes. A leading segment goes only when it
+    names the site.
+    """
+    stripped = _strip_site_suffixes(title, keys)
+    if stripped == title and short_suffix:
+        parts = _split_title(title)
+        if len(parts) >= 2 and _short_suffix(title, parts[-1]):
+            stripped = _cut_tail(title, parts[-1])
+    parts = _split_title(stripped)
+    if len(parts) >= 2 and _is_site_part(parts[0], keys):
+        stripped = stripped[len(parts[0]):].lstrip(_SEPARATOR_CHARS).strip() or stripped
+    return stripped
+
+
+def _strip_site_suffixes(title: str, keys: tuple[str, ...]) -> str:
+    parts = _split_title(title)
+    while len(parts) >= 2 and _is_site_part(parts[-1], keys):
+        title = _cut_tail(title, parts[-1])
+        parts = _split_title(title)
+    return title
+
+
+def _cut_tail(title: str, tail: str) -> str:
+    return title[:title.rfind(tail)].rstrip(_SEPARATOR_CHARS).strip() or title
+
+
+def _short_suffix(title: str, tail: str) -> bool:
+    rest = len(title) - len(tail)
+    return len(tail.split()) <= MAX_TITLE_SUFFIX_WORDS and len(tail) < rest
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.casefold()))
+
+
+def _similarity(a: str, b: str) -> float:
+    """Jaccard similarity of the two texts' word sets."""
+    wa, wb = _words(a), _words(b)
+    return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
+
+
+def _headline(doc: Document, declared: tuple[str, ...], raw: tuple[str, ...],
+              keys: tuple[str, ...]) -> str:
+    """The page's visible headline: the h1 (among the first few) that matches a declared title.
+
+    An h1 matches when its words mostly agree with a declared title's
+    (:data:`H1_MIN_SIMILARITY`) or when it is the first segment of a raw one.
+    """
+    leads = {_norm(_split_title(title)[0]) for title in raw if title}
+    best, best_score = "", 0.0
+    for text in _h1_texts(doc):
+        text = strip_site_name(text, keys, short_suffix=False)
+        score = max((_similarity(text, title) for title in declared if title), default=0.0)
+        if _norm(text) in leads:
+            score = max(score, H1_MIN_SIMILARITY)
+        if score > best_score:
+            best, best_score = text, score
+    return best if best_score >= H1_MIN_SIMILARITY else ""
+
+
+def _h1_texts(doc: Document) -> Iterator[str]:
+    found = 0
+    for block in doc.blocks:
+        if block.tag == "h1" and block.text:
+            yield _clean(block.text)
+            found += 1
+            if found == MAX_H1_CANDIDATES:
+                return
+
+
+def _title(doc: Document, ld: _LinkedData, keys: tuple[str, ...]) -> str:
+    """h1 when it agrees with a declared title, else og:title, twitter:title, JSON-LD, <title>."""
+    main = ld.main if ld.main is not None and _is_article(ld.main) else None
+    raw = (
+        _meta_first(doc, ("og:title",)),
+        _meta_first(doc, ("twitter:title",)),
+        _ld_text(main.get("headline") or main.get("name")) if main else "",
+        _clean(doc.title),
+    )
+    declared = tuple(strip_site_name(title, keys) for title in raw)
+    return _headline(doc, declared, raw, keys) or _first(declared)
+
+
+# ------------------------------------------------------------------ author
+
+def clean_author(text: str) -> str:
+    """A byline reduced to the name(s): no "By", no trailing date or role, "" when implausible."""
+    text = _BY_PREFIX.sub("", _clean(text))
+    text = _BYLINE_TAIL.split(text, 1)[0]
+    text = text.strip(" ,;|-–—:·•/")
+    if not _is_plausible_name(text):
+        return ""
+    return text
+
+
+def _is_plausible_name(text: str) -> bool:
+    return (0 < len(text) < MAX_AUTHOR_CHARS and any(ch.isalpha() for ch in text)
+            and not _looks_like_url(text) and not _NOT_A_NAME.match(text))
+
+
+def _author(doc: Document, ld: _LinkedData, cues: "_PageCues") -> str:
+    return _first(clean_author(value) for value in _author_candidates(doc, ld, cues))
+
+
+def _author_candidates(doc: Document, ld: _LinkedData, cues: "_PageCues") -> Iterator[str]:
+    """Author values, best source first (JSON-LD, meta, then the page itself)."""
+    for obj in _articles_first(ld):
+        names = _ld_names(ld, obj.get("author") or obj.get("creator"))
+        if names:
+            yield ", ".join(names)
+    for name in _AUTHOR_META:
+        values = _meta_values(doc, name)
+        if values:
+            yield ", ".join(dict.fromkeys(values))
+    yield _labelled_twitter_data(doc, _AUTHOR_LABELS)
+    yield from cues.authors(doc)
+
+
+def _articles_first(ld: _LinkedData) -> list[dict]:
+    articles = list(ld.articles())
+    return articles + [obj for obj in ld.objects if not _is_article(obj)]
+
+
+def _labelled_twitter_data(doc: Document, labels: frozenset[str]) -> str:
+    """Slack/Twitter card pairs: ``twitter:label1`` "Written by" + ``twitter:data1`` value."""
+    meta = dict(doc.meta)
+    for n in range(1, 5):
+        if _clean(meta.get(f"twitter:label{n}", "")).lower() in labels:
+            return _clean(meta.get(f"twitter:data{n}", ""))
+    return ""
+
+
+# -------------------------------------------------------------------- date
+
+def normalize_date(text: str, *, dayfirst: bool = False) -> str:
+    """A declared date value (meta, JSON-LD, ``datetime``) as ISO ``YYYY-MM-DD``, or ""."""
+    text = _clean(text)
+    if not text:
+        return ""
+    if _EPOCH.match(text):
+        seconds = int(text[:10])
+        return _iso(datetime.fromtimestamp(seconds, tz=timezone.utc).date())
+    match = _COMPACT_DATE.match(text)
+    if match:
+        return _ymd(*(int(group) for group in match.groups()))
+    return find_date_in_text(text, dayfirst=dayfirst) or _parse_with_dateutil(text, dayfirst)
+
+
+def find_date_in_text(text: str, *, dayfirst: bool = False) -> str:
+    """The first complete date written in ``text`` (ISO, numeric or English month names)."""
+    best_at, best = len(text) + 1, ""
+    for pattern, order in _TEXT_DATES:
+        for match in pattern.finditer(text):
+            if match.start() >= best_at:
+                break
+            found = _date_from_match(match, order, dayfirst)
+            if found:
+                best_at, best = match.start(), found
+                break
+    return best
+
+
+def _date_from_match(match: re.Match, order: str, dayfirst: bool) -> str:
+    groups = dict(zip(order, match.groups()))
+    year = int(groups["y"])
+    if "m" in groups and not groups["m"].isdigit():
+        return _ymd(year, _MONTHS[groups["m"][:3].lower()], int(groups["d"]))
+    if order == "aby":  # numeric day and month, order unknown
+        first, second = int(groups["a"]), int(groups["b"])
+        if first > 12 or (dayfirst and second <= 12):
+            return _ymd(year, second, first)
+        return _ymd(year, first, second)
+    return _ymd(year, int(groups["m"]), int(groups["d"]))
+
+
+def _ymd(year: int, month: int, day: int) -> str:
+    try:
+        return _iso(_date(year, month, day))
+    except ValueError:
+        return ""
+
+
+def _iso(value: _date) -> str:
+    return value.isoformat() if MIN_YEAR <= value.year <= MAX_YEAR else ""
+
+
+def _parse_with_dateutil(text: str, dayfirst: bool) -> str:
+    """dateutil for the odd declared formats; only tried when a year is written."""
+    if not _YEAR.search(text):
+        return ""
+    from dateutil import parser
+
+    try:
+        parsed = parser.parse(text, fuzzy=True, dayfirst=dayfirst, default=datetime(2000, 1, 1))
+    except (ValueError, OverflowError, TypeError):
+        return ""
+    return _iso(parsed.date())
+
+
+def _publication_date(doc: Document, ld: _LinkedData, cues: _PageCues, dayfirst: bool) -> str:
+    declared = (normalize_date(value, dayfirst=dayfirst) for value in _date_candidates(doc, ld))
+    return _first(declared) or _first(cues.dates(doc, dayfirst))
+
+
+def _date_candidates(doc: Document, ld: _LinkedData) -> Iterator[str]:
+    """Declared publication dates, best source first (JSON-LD, then meta)."""
+    articles = list(ld.articles())
+    for obj in _articles_first(ld):
+        yield _ld_text(obj.get("datePublished"))
+    for obj in articles:
+        yield _ld_text(obj.get("dateCreated"))
+    for name in _DATE_META:
+        yield doc.meta_content(name)
+
+
+def _date_with_htmldate(html: str, url: str | None) -> str:
+    """htmldate's answer for the raw page (it parses the HTML again with lxml)."""
+    try:
+        from htmldate import find_date
+
+        found = find_date(html, url=url, original_date=True, extensive_search=False)
+    except Exception:  # htmldate raises assorted errors on hostile input
+        return ""
+    return normalize_date(found or "")
+
+
+# ------------------------------------------------------------ other fields
+
+def _site_names(doc: Document, ld: _LinkedData) -> tuple[str, ...]:
+    """Every site name the page declares, best first."""
+    names = [_meta_first(doc, (name,)) for name in _SITE_META]
+    if ld.main is not None:
+        publisher = ld.resolve(ld.main.get("publisher"))
+        if isinstance(publisher, dict):
+            names.append(_clean(publisher.get("name")))
+    names.extend(_clean(obj.get("name")) for obj in ld.objects if _is_website(obj))
+    names.extend(_clean(obj.get("name")) for obj in ld.objects
+                 if any(_type_key(t) == "organization" for t in _types(obj)))
+    return tuple(dict.fromkeys(name for name in names if name))
+
+
+def _host(url: str | None) -> str:
+    if not url:
+        return ""
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return ""
+    return host[4:] if host.startswith("www.") else host
+
+
+def _canonical_url(doc: Document) -> str:
+    og = _meta_first(doc, ("og:url",))
+    if og.startswith(("http://", "https://")):
+        return og
+    attrs = doc.elements.attrs
+    for index in _find_tags(doc, "link"):
+        rel = (attrs[index].get("rel") or "").lower().split()
+        href = _clean(attrs[index].get("href"))
+        if "canonical" in rel and href:
+            return href
+    return doc.url or ""
+
+
+def _tags(doc: Document) -> tuple[str, ...]:
+    found: dict[str, str] = {}
+    for name in _TAG_META:
+        for value in _meta_values(doc, name):
+            pieces = value.split(",") if name != "article:tag" else [value]
+            for piece in pieces:
+                piece = _clean(piece)
+                if piece and _norm(piece) not in found:
+                    found[_norm(piece)] = piece
+    return tuple(found.values())[:MAX_TAGS]
+
+
+def _page_type(doc: Document, ld: _LinkedData) -> str:
+    if ld.main is not None and _types(ld.main):
+        return ", ".join(_types(ld.main))
+    return _meta_first(doc, ("og:type",))
+
+
+def _language(doc: Document, language: str) -> str:
+    if language:
+        return language
+    if doc.lang:
+        return doc.lang
+    declared = _meta_first(doc, ("content-language", "og:locale", "dc.language"))
+    return declared.replace("_", "-").split("-")[0].split(",")[0].strip().lower()
+
+
+# -------------------------------------------------------------------- entry
+
+def extract_metadata(doc: Document, language: str = "", *, use_htmldate: bool = False,
+                     html: str | None = None) -> Metadata:
+    """Metadata of ``doc``; ``language`` (ISO 639-1) overrides the page's own.
+
+    With ``use_htmldate`` and the page's ``html`` (the decoded text), htmldate
+    supplies the date when the document itself has none. It parses the page a
+    second time, so it is off by default.
+    """
+    ld = _linked_data(doc)
+    cues = _PageCues(doc)
+    site_names = _site_names(doc, ld)
+    lang = _language(doc, language)
+    date = _publication_date(doc, ld, cues, dayfirst=bool(lang) and lang != "en")
+    if not date and use_htmldate and html:
+        date = _date_with_htmldate(html, doc.url)
+    return Metadata(
+        title=_title(doc, ld, site_keys(site_names, _host(doc.url))),
+        author=_author(doc, ld, cues),
+        date=date,
+        site_name=_first(site_names) or _host(doc.url),
+        language=lang,
+        url=_canonical_url(doc),
+        description=_meta_first(doc, _DESCRIPTION_META),
+        image=_meta_first(doc, _IMAGE_META),
+        tags=_tags(doc),
+        page_type=_page_type(doc, ld),
+    )

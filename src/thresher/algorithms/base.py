@@ -58,6 +58,7 @@ class Algorithm:
     source: str  # the paper or write-up it implements
     params_type: type
     run_fn: Runner = field(repr=False)
+    needs_language: bool = True  # False: the caller may skip language identification
 
     def run(self, doc: Document, params: Any = None, context: Context = Context()) -> Classification:
         params = self.params_type() if params is None else params

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Quality and speed of thresher's algorithms and of peer libraries, side by side.
+
+Every extractor runs in this one process, one after the other, over the same
+pages in the same order; each is scored with :mod:`thresher.evaluation` (the
+referee's metrics and its speed measure: pages / summed extraction time).
+Before the timed pass each extractor extracts the first page once, untimed, so
+that one-off imports and lazy loading are not charged to it.
+
+    python benchmarks/quality_speed.py                       # defaults: see --help
+    python benchmarks/quality_speed.py --datasets ../shared/datasets/wcxb-dev --every 5
+    python benchmarks/quality_speed.py --algorithms justext,declutter --peers none --out bench.json
+
+Peers (``pip install -e .[peers]``), each used as its documentation shows:
+
+- ``trafilatura``: ``trafilatura.extract(html, url=url)``;
+- ``justext``: the jusText package with its English stop list, non-boilerplate
+  paragraphs joined by blank lines;
+- ``boilerpy3``: ``ArticleExtractor().get_content(text)`` (the page decoded
+  with thresher's decoder first; that time is charged to boilerpy3);
+- ``readability``: readability-lxml ``Document(html).summary()``, the summary's
+  markup reduced to text as the referee reduces ``expected.html``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import platform
+import sys
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Callable
+
+from thresher.algorithms import names as algorithm_names
+from thresher.evaluation import (EvaluationResult, ThresherExtractor, detect_kind, evaluate_pages, html_to_text,
+                                 load, select)
+
+Extractor = Callable[[bytes, "str | None"], str]
+DEFAULT_ALGORITHMS = ("thresher", "justext", "declutter", "boilerpipe-article")
+PEERS = ("trafilatura", "justext", "boilerpy3", "readability")
+_PEER_DISTRIBUTIONS = {"trafilatura": "trafilatura", "justext": "jusText", "boilerpy3": "boilerpy3",
+                       "readability": "readability-lxml"}
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+DEFAULT_DATASETS = (SHARED / "wcxb-dev", SHARED / "readability")
+
+
+@dataclass(frozen=True)
+class Contender:
+    label: str  # "thresher:NAME" or "peer:NAME"
+    extract: Extractor
+
+
+# -------------------------------------------------------------------- peers
+
+def _trafilatura() -> Extractor:
+    import trafilatura
+
+    def extract(html: bytes, url: str | None) -> str:
+        return trafilatura.extract(html, url=url) or ""
+
+    return extract
+
+
+def _justext() -> Extractor:
+    import justext
+
+    stoplist = justext.get_stoplist("English")
+
+    def extract(html: bytes, url: str | None) -> str:
+        paragraphs = justext.justext(html, stoplist)
+        return "\n\n".join(p.text for p in paragraphs if not p.is_boilerplate)
+
+    return extract
+
+
+def _boilerpy3() -> Extractor:
+    from boilerpy3 import extractors
+
+    from thresher.decode import decode
+
+    article = extractors.ArticleExtractor()
+
+    def extract(html: bytes, url: str | None) -> str:
+        return article.get_content(decode(html).text)
+
+    return extract
+
+
+def _readability() -> Extractor:
+    from readability import Document
+
+    def extract(html: bytes, url: str | None) -> str:
+        return html_to_text(Document(html, url=url).summary())
+
+    return extract
+
+
+_PEER_FACTORIES: dict[str, Callable[[], Extractor]] = {
+    "trafilatura": _trafilatura, "justext": _justext, "boilerpy3": _boilerpy3, "readability": _readability}
+
+
+def peer(name: str) -> Contender | None:
+    """The peer's extractor, or None when its package is not installed."""
+    try:
+        return Contender(f"peer:{name}", _PEER_FACTORIES[name]())
+    except ImportError as exc:
+        print(f"skipping peer {name}: {exc}", file=sys.stderr)
+        return None
+
+
+def peer_version(name: str) -> str | None:
+    try:
+        return metadata.version(_PEER_DISTRIBUTIONS[name])
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def contenders(algorithms: list[str], peers: list[str]) -> list[Contender]:
+    known = set(algorithm_names())
+    chosen = []
+    for name in algorithms:
+        if name in known:
+            chosen.append(Contender(f"thresher:{name}", ThresherExtractor(name)))
+        else:
+            print(f"skipping algorithm {name}: not registered", file=sys.stderr)
+    chosen.extend(c for c in map(peer, peers) if c is not None)
+    return chosen
+
+
+# -------------------------------------------------------------------- run
+
+def warm_up(extract: Extractor, html: bytes, url: str | None) -> None:
+    try:
+        extract(html, url)
+    except Exception:  # noqa: BLE001 - the timed pass records failures
+        pass
+
+
+def run(datasets: list[Path], chosen: list[Contender], every: int, limit: int | None,
+        warm: bool = True) -> list[tuple[str, str, EvaluationResult]]:
+    results = []
+    for root in datasets:
+        kind = detect_kind(root)
+        pages = list(select(load(root), every, limit))
+        print(f"{root.name} [{kind}]: {len(pages)} pages", file=sys.stderr)
+        for contender in chosen:
+            if warm and pages:
+                warm_up(contender.extract, pages[0].html, pages[0].url)
+            result = evaluate_pages(pages, kind, contender.extract, name=root.name)
+            print(f"  {contender.label:<28} {result.lines()[0]}", file=sys.stderr)
+            results.append((contender.label, root.name, result))
+    return results
+
+
+def _cell(result: EvaluationResult | None) -> str:
+    if result is None:
+        return f"{'-':>6} {'-':>8}"
+    speed = result.summary.pages_per_s
+    return f"{result.summary.f1:6.3f} {speed:8.1f}" if speed else f"{result.summary.f1:6.3f} {'-':>8}"
+
+
+def table(results: list[tuple[str, str, EvaluationResult]]) -> str:
+    """Extractors down, datasets across, F1 and pages/s in each cell."""
+    labels = list(dict.fromkeys(label for label, _, _ in results))
+    datasets = list(dict.fromkeys(name for _, name, _ in results))
+    by_key = {(label, name): result for label, name, result in results}
+    width = max([len(label) for label in labels] + [9])
+    head1 = f"{'extractor':<{width}}" + "".join(f"  {name[:15]:^15}" for name in datasets)
+    head2 = f"{'':<{width}}" + "".join(f"  {'F1':>6} {'pages/s':>8}" for _ in datasets)
+    rows = [f"{label:<{width}}" + "".join(f"  {_cell(by_key.get((label, name)))}" for name in datasets)
+            for label in labels]
+    return "\n".join([head1, head2, *rows])
+
+
+def to_json(results, args, datasets: list[Path]) -> dict:
+    return {
+        "settings": {"every": args.every, "limit": args.limit, "warm_up": not args.no_warmup},
+        "environment": {"python": platform.python_version(), "machine": platform.machine(),
+                        "peers": {name: peer_version(name) for name in PEERS}},
+        "datasets": {root.name: str(root) for root in datasets},
+        "results": [{"extractor": label, "dataset": name, "summary": result.summary.as_dict(),
+                     "report": result.lines()} for label, name, result in results],
+    }
+
+
+def _names(text: str) -> list[str]:
+    return [] if text.strip().lower() == "none" else [t.strip() for t in text.split(",") if t.strip()]
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--datasets", nargs="+", type=Path,
+                    help="dataset directories (default: wcxb-dev and readability from ../shared/datasets)")
+    ap.add_argument("--algorithms", default=",".join(DEFAULT_ALGORITHMS),
+                    help="comma-separated thresher algorithms, or 'none' (default: %(default)s)")
+    ap.add_argument("--peers", default=",".join(PEERS),
+                    help="comma-separated peers among %(default)s, or 'none' (default: all installed)")
+    ap.add_argument("--every", type=int, default=1, metavar="K", help="take every K-th page")
+    ap.add_argument("--limit", type=int, metavar="N", help="then the first N of those")
+    ap.add_argument("--no-warmup", action="store_true", help="time the first page's call too")
+    ap.add_argument("--out", type=Path, help="write the results as JSON")
+    args = ap.parse_args(argv)
+    unknown = [p for p in _names(args.peers) if p not in PEERS]
+    if unknown:
+        ap.error(f"unknown peers {', '.join(unknown)}; choose from {', '.join(PEERS)}")
+    if args.every < 1:
+        ap.error("--every must be 1 or more")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.disable(logging.WARNING)  # peers log every odd page; the table is the output
+    datasets = args.datasets or [d for d in DEFAULT_DATASETS if d.is_dir()]
+    if not datasets:
+        print("no datasets: pass --datasets DIR ...", file=sys.stderr)
+        return 2
+    chosen = contenders(_names(args.algorithms), _names(args.peers))
+    if not chosen:
+        print("nothing to run: no registered algorithm or installed peer was chosen", file=sys.stderr)
+        return 2
+    results = run(datasets, chosen, args.every, args.limit, warm=not args.no_warmup)
+    print(table(results))
+    if args.out:
+        args.out.write_text(json.dumps(to_json(results, args, datasets), indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""``thresher``: the learned flagship extractor (the default).
+
+Two stages of gradient-boosted trees over ~350 block features (shallow text,
+DOM context and id/class cues, CETR, page-level structured-data cues,
+neighbour windows, selected id/class tokens). Stage 2 sees the stage-1 scores
+of each block's neighbours and of its ancestors' subtrees, which smooths the
+decision over reading order and over the tree. Trained on labelled pages by
+``thresher train``; the shipped model lives in ``thresher/models/thresher.npz``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import learned as L
+from ..blocks import Document
+from .base import Algorithm, Classification, Context
+
+MODEL_FILE = "thresher.npz"
+
+
+@dataclass(frozen=True)
+class Params:
+    """threshold: content probability at which a block is kept (None: the model's own).
+    smoothing: use stage 2 (context over neighbours and ancestors); False keeps stage 1 only."""
+
+    threshold: float | None = None
+    smoothing: bool = True
+
+
+def scores(doc: Document, context: Context, smoothing: bool = True):
+    """(stage-1 probabilities, final probabilities, loaded model) for every block."""
+    model = L.load_learned(context.model or L.shipped_model_path(MODEL_FILE))
+    page = L.page_features(doc, context.language)
+    s1 = L.stage1_features(page, model.vocabulary)
+    p1 = L.score_stage(model.stage("stage1"), s1)
+    if not smoothing or "stage2" not in model.models:
+        return p1, p1, model
+    return p1, L.score_stage(model.stage("stage2"), L.stage2_features(s1, doc, p1)), model
+
+
+def run(doc: Document, params: Params, context: Context) -> Classification:
+    p1, p, model = scores(doc, context, params.smoothing)
+    threshold = model.threshold if params.threshold is None else params.threshold
+    reasons = [f"p={final:.2f} (own {own:.2f}, threshold {threshold:.2f})" for own, final in zip(p1, p)]
+    return Classification.from_labels(p >= threshold, reasons, p)
+
+
+ALGORITHM = Algorithm(
+    name="thresher", params_type=Params, run_fn=run,
+    summary="learned two-stage tree ensemble over text, DOM, cue and structure features (default)",
+    source="thresher; features after Kohlschütter et al. 2010, Peters & Lecocq 2013, Weninger et al. 2010")

@@ -1,0 +1,462 @@
+"""The ``thresher`` command line.
+
+    thresher extract [FILE|URL|-] [--algorithm NAME] [--format FMT] [-o OUT]
+    thresher extract --input-dir DIR -o OUTDIR [--jobs N] [--glob PATTERN]
+    thresher algorithms
+    thresher evaluate DATASET_DIR [--algorithm NAME] [--out FILE]
+    thresher train DATASET... -o MODEL [--algorithm NAME] [--cv K] [--seed S]
+    thresher explain FILE|URL|- [--algorithm NAME]
+
+Exit codes:
+  0  success
+  1  partial failure: some inputs of a batch failed (see OUTDIR/errors.jsonl),
+     or some pages of an evaluation raised (see stderr)
+  2  error: bad arguments, unreadable or non-HTML input, network failure, ...
+
+Errors are reported as one line, ``thresher: error: <message>``, on stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib
+import inspect
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
+PROG = "thresher"
+DEFAULT_GLOBS = ("*.html", "*.htm", "*.html.gz")
+EXTENSIONS = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
+TRAINERS = {
+    "density-classifier": "thresher.training.density_classifier:train_density_classifier",
+    "dragnet": "thresher.training.learned:train_dragnet",
+    "thresher": "thresher.training.learned:train_flagship",
+    "dragnet-comments": "thresher.training.learned:train_dragnet_comments",
+}
+EPILOG = """exit codes:
+  0  success
+  1  partial failure: some inputs of a batch failed (OUTDIR/errors.jsonl lists
+     them) or some pages of an evaluation raised
+  2  error: bad arguments, unreadable or non-HTML input, network failure, ..."""
+
+
+class CliError(Exception):
+    """A user-facing failure: printed as one line, exit code 2."""
+
+
+# ------------------------------------------------------------------- parser
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=32)
+
+
+def _add_page_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--algorithm", "-a", metavar="NAME",
+                        help="extraction algorithm (default: thresher; see `thresher algorithms`)")
+    parser.add_argument("--language", "-l", metavar="CODE", help="page language (ISO 639-1); default: detected")
+    parser.add_argument("--model", metavar="PATH", help="model file for a learned algorithm")
+
+
+def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
+    from .fetch import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+
+    parser.add_argument("--url", help="the page's URL, for a page read from a file or stdin")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"time limit for fetching a URL (default: {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, metavar="N",
+                        help=f"size cap for a fetched page (default: {DEFAULT_MAX_BYTES})")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import FORMATS, __version__
+
+    parser = argparse.ArgumentParser(prog=PROG, description="Main-content extraction for web pages.",
+                                     epilog=EPILOG, formatter_class=_formatter)
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--traceback", action="store_true",
+                        help="show a traceback for unexpected errors (for bug reports)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    ext = sub.add_parser("extract", help="extract the main content of a page or of many files",
+                         epilog=EPILOG, formatter_class=_formatter,
+                         description="Extract a page read from FILE, an http(s) URL or stdin (-, the "
+                                     "default), or every matching file of --input-dir into OUTDIR.")
+    ext.add_argument("source", nargs="?", metavar="FILE|URL|-", help="the page (default: stdin)")
+    _add_page_options(ext)
+    ext.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format (default: text)")
+    ext.add_argument("--links", action="store_true", help="keep links in the output")
+    ext.add_argument("--output", "-o", metavar="OUT", help="output file (default: stdout); OUTDIR with --input-dir")
+    ext.add_argument("--input-dir", metavar="DIR", help="extract every matching file of DIR into OUTDIR")
+    ext.add_argument("--glob", action="append", metavar="PATTERN",
+                     help="file pattern under DIR, repeatable, `**/` recurses "
+                          f"(default: {' '.join(DEFAULT_GLOBS)})")
+    ext.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                     help="worker processes for --input-dir (default: 1; 0: one per CPU)")
+    _add_fetch_options(ext)
+    ext.set_defaults(handler=cmd_extract)
+
+    algs = sub.add_parser("algorithms", help="list the available algorithms", epilog=EPILOG,
+                          formatter_class=_formatter)
+    algs.set_defaults(handler=cmd_algorithms)
+
+    ev = sub.add_parser("evaluate", help="score an algorithm on a labelled dataset", epilog=EPILOG,
+                        formatter_class=_formatter,
+                        description="Score an algorithm on a labelled dataset (wcxb, scrapinghub, snippets "
+                                    "or readability layout) and print the referee's report line.")
+    ev.add_argument("dataset", metavar="DATASET_DIR")
+    _add_page_options(ev)
+    ev.add_argument("--out", metavar="FILE", help="write summary, per-page scores and outputs as JSON")
+    ev.add_argument("--every", type=int, default=1, metavar="K", help="score every K-th page only")
+    ev.add_argument("--limit", type=int, metavar="N", help="score the first N (selected) pages only")
+    ev.set_defaults(handler=cmd_evaluate)
+
+    tr = sub.add_parser("train", help="train a model for a learned algorithm", epilog=EPILOG,
+                        formatter_class=_formatter)
+    tr.add_argument("datasets", nargs="+", metavar="DATASET")
+    tr.add_argument("--output", "-o", required=True, metavar="MODEL", help="model file to write")
+    tr.add_argument("--algorithm", "-a", default="thresher", choices=sorted(TRAINERS),
+                    help="what to train (default: thresher)")
+    tr.add_argument("--cv", type=int, metavar="K",
+                    help="K-fold cross-validation grouped by domain before the final fit "
+                         "(0: none; default: the trainer's)")
+    tr.add_argument("--seed", type=int, metavar="S", help="random seed (default: the trainer's)")
+    tr.set_defaults(handler=cmd_train)
+
+    ex = sub.add_parser("explain", help="show every block and the decision taken on it", epilog=EPILOG,
+                        formatter_class=_formatter)
+    ex.add_argument("source", nargs="?", metavar="FILE|URL|-", help="the page (default: stdin)")
+    _add_page_options(ex)
+    _add_fetch_options(ex)
+    ex.set_defaults(handler=cmd_explain)
+    return parser
+
+
+# ------------------------------------------------------------------ helpers
+
+def check_algorithm(name: str | None) -> str:
+    from . import algorithms
+
+    name = name or algorithms.DEFAULT
+    known = algorithms.names()
+    if name not in known:
+        raise CliError(f"unknown algorithm {name!r}; available: {', '.join(known) or 'none'}")
+    return name
+
+
+def check_model(path: str | None) -> str | None:
+    if path is not None and not Path(path).is_file():
+        raise CliError(f"{path}: model file not found")
+    return path
+
+
+def _os_message(exc: OSError, fallback: str = "") -> str:
+    where = exc.filename if exc.filename is not None else fallback
+    reason = exc.strerror or str(exc)
+    return f"{where}: {reason}" if where else reason
+
+
+def read_file(path: str) -> bytes:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise CliError(f"cannot read {_os_message(exc, path)}") from None
+    if path.endswith(".gz"):
+        try:
+            return gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise CliError(f"{path}: not valid gzip data ({exc})") from None
+    return data
+
+
+def read_source(args: argparse.Namespace) -> tuple[bytes, str | None, str | None]:
+    """(html bytes, url, content type) of the page named by ``args.source``."""
+    from .fetch import fetch, is_url
+
+    if args.source is None and sys.stdin.isatty():
+        raise CliError("no input: give FILE, URL or '-', or pipe a page into stdin")
+    source = args.source or "-"
+    if source == "-":
+        return sys.stdin.buffer.read(), args.url, None
+    if is_url(source):
+        fetched = fetch(source, timeout=args.timeout, max_bytes=args.max_bytes)
+        return fetched.content, args.url or fetched.url, fetched.content_type
+    return read_file(source), args.url, None
+
+
+def _with_newline(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def write_output(text: str, path: str | None) -> None:
+    text = _with_newline(text)
+    if path is None or path == "-":
+        sys.stdout.flush()
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is not None:
+            buffer.write(text.encode("utf-8"))
+            buffer.flush()
+        else:
+            sys.stdout.write(text)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write {_os_message(exc, path)}") from None
+
+
+def _render_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {"links": True} if getattr(args, "links", False) else {}
+
+
+# ----------------------------------------------------------------- commands
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    if args.input_dir is not None:
+        return cmd_extract_dir(args)
+    if args.glob or args.jobs != 1:
+        raise CliError("--glob and --jobs apply to --input-dir only")
+    algorithm, model = check_algorithm(args.algorithm), check_model(args.model)
+    html, url, content_type = read_source(args)
+    from .api import extract
+
+    text = extract(html, url, algorithm=algorithm, output=args.format, language=args.language, model=model,
+                   content_type=content_type, **_render_options(args))
+    write_output(text, args.output)
+    return EXIT_OK
+
+
+def input_files(root: Path, patterns: Sequence[str]) -> list[Path]:
+    """Files under ``root`` matching any pattern, sorted, each once."""
+    found = {p for pattern in patterns for p in root.glob(pattern) if p.is_file()}
+    return sorted(found)
+
+
+def output_names(files: Sequence[Path], root: Path, extension: str) -> list[Path]:
+    """Relative output path per input: ``a/b.html.gz`` -> ``a/b.txt`` (``b.htm.txt`` on a clash)."""
+    names, taken = [], set()
+    for path in files:
+        rel = path.relative_to(root)
+        base = rel.with_suffix("") if rel.suffix == ".gz" else rel
+        name = base.with_suffix(extension) if base.suffix.lower() in (".html", ".htm") else \
+            base.with_name(base.name + extension)
+        if name in taken:
+            name = base.with_name(base.name + extension)
+        if name in taken:
+            name = rel.with_name(rel.name + extension)
+        taken.add(name)
+        names.append(name)
+    return names
+
+
+def _error_line(path: Path, kind: str, message: str) -> str:
+    return json.dumps({"path": str(path), "type": kind, "message": message}, ensure_ascii=False) + "\n"
+
+
+def _write_page(target: Path, text: str) -> str | None:
+    """Write one output; the error message when that fails."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(_with_newline(text), encoding="utf-8")
+    except OSError as exc:
+        return _os_message(exc, str(target))
+    return None
+
+
+def _batch_setup(args: argparse.Namespace) -> tuple[Path, Path, list[Path]]:
+    if args.source is not None:
+        raise CliError("give either FILE|URL|- or --input-dir, not both")
+    if not args.output:
+        raise CliError("--input-dir needs -o OUTDIR")
+    root, out_dir = Path(args.input_dir), Path(args.output)
+    if not root.is_dir():
+        raise CliError(f"{root}: not a directory")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise CliError(f"{out_dir}: exists and is not a directory")
+    if out_dir.resolve() == root.resolve():
+        raise CliError("OUTDIR must differ from the input directory")
+    if args.jobs < 0:
+        raise CliError("--jobs must be 0 (one per CPU) or more")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"cannot create {_os_message(exc, str(out_dir))}") from None
+    return root, out_dir, input_files(root, args.glob or DEFAULT_GLOBS)
+
+
+def cmd_extract_dir(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from .batch import extract_many
+
+    root, out_dir, files = _batch_setup(args)
+    options = dict(algorithm=check_algorithm(args.algorithm), output=args.format, language=args.language,
+                   model=check_model(args.model), **_render_options(args))
+    targets = output_names(files, root, EXTENSIONS[args.format])
+    jobs = args.jobs or os.cpu_count() or 1
+    ok = failed = 0
+    start = time.perf_counter()
+    progress = tqdm(total=len(files), file=sys.stderr, unit="page", disable=None, dynamic_ncols=True)
+    with (out_dir / "errors.jsonl").open("w", encoding="utf-8") as errors:
+        for path, target, record in zip(files, targets, extract_many(files, jobs=jobs, **options)):
+            problem = ("OSError", _write_page(out_dir / target, record.output)) if record.ok else \
+                (record.error.type, record.error.message)
+            if problem[1] is None:
+                ok += 1
+            else:
+                failed += 1
+                errors.write(_error_line(path, *problem))
+            progress.update(1)
+    progress.close()
+    elapsed = time.perf_counter() - start
+    rate = f"{len(files) / elapsed:.1f}" if elapsed > 0 else "-"
+    print(f"{PROG}: {ok} ok, {failed} errors, {rate} pages/s; outputs in {out_dir}"
+          + (f", errors in {out_dir / 'errors.jsonl'}" if failed else ""), file=sys.stderr)
+    return EXIT_PARTIAL if failed else EXIT_OK
+
+
+def cmd_algorithms(args: argparse.Namespace) -> int:
+    from .algorithms import registry
+
+    found = registry()
+    width = max((len(name) for name in found), default=0)
+    write_output("\n".join(f"{name:<{width}}  {alg.summary}" for name, alg in found.items()), None)
+    return EXIT_OK
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from .evaluation import ThresherExtractor, evaluate
+
+    if args.every < 1 or (args.limit is not None and args.limit < 0):
+        raise CliError("--every must be 1 or more and --limit 0 or more")
+    extractor = ThresherExtractor(check_algorithm(args.algorithm), check_model(args.model), args.language)
+
+    def report_error(page_id: str, exc: BaseException) -> None:
+        print(f"{page_id}: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+    result = evaluate(args.dataset, extractor, every=args.every, limit=args.limit,
+                      keep_outputs=bool(args.out), on_error=report_error)
+    write_output(result.report(), None)
+    if args.out:
+        write_output(json.dumps(result.to_json(), ensure_ascii=False), args.out)
+    return EXIT_PARTIAL if result.summary.errors else EXIT_OK
+
+
+def load_trainer(algorithm: str):
+    """The training function registered for ``algorithm``, imported now."""
+    module_name, _, function = TRAINERS[algorithm].partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or ""
+        if module_name == missing or module_name.startswith(missing + "."):
+            raise CliError(f"training {algorithm!r} is not available: module {module_name} is missing") from None
+        raise CliError(f"training needs the {missing!r} package: pip install 'thresher[train]'") from None
+    try:
+        return getattr(module, function)
+    except AttributeError:
+        raise CliError(f"training {algorithm!r} is not available: {module_name} has no {function}") from None
+
+
+def _accepts(function, keyword: str) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return True
+    return keyword in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    trainer = load_trainer(args.algorithm)
+    datasets = [Path(d) for d in args.datasets]
+    for dataset in datasets:
+        if not dataset.is_dir():
+            raise CliError(f"{dataset}: not a directory")
+    if args.cv is not None and (args.cv < 0 or args.cv == 1):
+        raise CliError("--cv needs 2 folds or more (0: no cross-validation)")
+    options = {key: value for key, value in (("cv", args.cv), ("seed", args.seed)) if value is not None}
+    for key in options:
+        if not _accepts(trainer, key):
+            raise CliError(f"--{key} is not supported when training {args.algorithm!r}")
+    report = trainer(datasets, Path(args.output), **options)
+    if report:
+        write_output(json.dumps(report, ensure_ascii=False, default=str) if isinstance(report, dict)
+                     else str(report), None)
+    return EXIT_OK
+
+
+def _clip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def explain_table(result) -> str:
+    """One line per block: index, KEEP/drop, score, reason, first 60 characters."""
+    labels = result.classification.labels
+    scores = result.classification.scores
+    reasons = result.classification.reasons
+    header = (f"# algorithm={result.algorithm} language={result.language or '-'} "
+              f"blocks={len(labels)} kept={sum(labels)}")
+    reason_width = min(40, max((len(r) for r in reasons), default=6))
+    lines = [header, f"{'index':>5}  {'label':<4}  {'score':>7}  {'reason':<{reason_width}}  text"]
+    for block in result.document.blocks:
+        i = block.index
+        score = f"{scores[i]:7.3f}" if scores is not None else f"{'-':>7}"
+        reason = _clip(reasons[i], reason_width) if reasons else ""
+        lines.append(f"{i:>5}  {'KEEP' if labels[i] else 'drop':<4}  {score}  {reason:<{reason_width}}  "
+                     f"{_clip(block.text, 60)}")
+    return "\n".join(lines)
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    algorithm, model = check_algorithm(args.algorithm), check_model(args.model)
+    html, url, content_type = read_source(args)
+    from .api import extract_result
+
+    result = extract_result(html, url, algorithm=algorithm, language=args.language, model=model,
+                            content_type=content_type)
+    write_output(explain_table(result), None)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------- main
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .errors import ThresherError
+
+    try:
+        return args.handler(args)
+    except (CliError, ThresherError) as exc:
+        return _fail(str(exc) or type(exc).__name__)
+    except OSError as exc:
+        return _fail(_os_message(exc))
+    except Exception as exc:  # noqa: BLE001 - the CLI never shows a traceback unless asked
+        if args.traceback:
+            raise
+        return _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback for details)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code (see the module docstring)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors
+        return exc.code if isinstance(exc.code, int) else (EXIT_OK if exc.code is None else EXIT_ERROR)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader (e.g. `head`) went away: not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK

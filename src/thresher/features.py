@@ -1,0 +1,401 @@
+"""Per-block feature matrices shared by the learned extractors.
+
+Feature groups (each a pure function of the document returning named columns):
+
+* :func:`shallow_text` - Kohlschütter et al.'s shallow text features (words,
+  link density, text density) plus jusText's stop-word density and simple
+  character statistics;
+* :func:`dom_context` - the block's place in the tree: depth, enclosing
+  semantic elements, id/class cue words on its ancestors, the text share and
+  link density of its ancestors' subtrees, sibling repetition;
+* :func:`cetr` - Weninger et al.'s tag ratio over blocks, Gaussian-smoothed,
+  and its derivative;
+* :func:`page_level` - facts about the whole page broadcast to its blocks
+  (size, link share, JSON-LD and OpenGraph types, overlap with the title and
+  the structured-data body);
+* :func:`neighbours` - selected columns of the blocks before and after.
+
+Everything over the tree runs over the pre-order element columns (parents
+first, or children first in reverse), never by recursion.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from .blocks import Document
+
+WORD = re.compile(r"\w+")
+_SPLIT_TOKENS = re.compile(r"[^a-z0-9]+")
+_PUNCT = re.compile(r"[.,;:!?]")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_DATE_LIKE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b")
+
+# id/class cue words; matched against whole tokens after splitting on non-alphanumerics.
+NEGATIVE_CUES = frozenset(
+    "nav navbar navigation menu menubar footer foot sidebar side aside widget widgets banner ad ads advert "
+    "advertisement sponsor sponsored promo promotion social share sharing related recommended "
+    "breadcrumb breadcrumbs cookie cookies consent gdpr newsletter subscribe subscription signup login "
+    "header masthead topbar toolbar popup modal overlay tags tag pagination pager copyright legal "
+    "disclaimer skip hidden sr only outbrain taboola trending popular more".split())
+POSITIVE_CUES = frozenset(
+    "article content main body text entry post posts story prose markdown description desc detail details "
+    "product message messages reply replies answer answers question thread topic comment comments "
+    "cooked blog page documentation docs doc section item itemprop articlebody".split())
+# Tags whose presence on the path is a feature of its own.
+CONTEXT_TAGS = ("a", "li", "ul", "ol", "table", "td", "th", "form", "nav", "header", "footer",
+                "aside", "article", "main", "section", "blockquote", "pre", "code", "figure",
+                "figcaption", "dl", "label", "button", "select", "noscript", "address", "time")
+_CONTEXT_BIT = {tag: 1 << i for i, tag in enumerate(CONTEXT_TAGS)}
+BLOCK_TAG_ONE_HOT = ("p", "div", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
+                     "blockquote", "dd", "dt", "span", "section", "article", "a", "body", "option",
+                     "figcaption", "form", "ul", "tr", "table")
+NEIGHBOUR_COLUMNS = ("log_words", "link_density", "stopword_density", "text_density", "is_heading",
+                     "tag_p", "tag_li", "tag_a", "neg_cue_near", "pos_cue_near")
+MAX_CUE_DISTANCE = 30
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A named group of feature columns for every block of a page."""
+
+    names: tuple[str, ...]
+    values: np.ndarray  # shape (n_blocks, len(names)), float32
+
+    @staticmethod
+    def of(columns: dict[str, Iterable[float]], n: int) -> "Columns":
+        names = tuple(columns)
+        if not names:
+            return Columns((), np.zeros((n, 0), np.float32))
+        matrix = np.empty((n, len(names)), np.float32)
+        for j, name in enumerate(names):
+            column = columns[name]
+            if isinstance(column, np.ndarray):
+                matrix[:, j] = column
+            elif n:
+                matrix[:, j] = np.fromiter(column, np.float32, count=n)
+        return Columns(names, matrix)
+
+    def column(self, name: str) -> np.ndarray:
+        return self.values[:, self.names.index(name)]
+
+
+def concat(groups: Iterable[Columns]) -> Columns:
+    groups = list(groups)
+    return Columns(tuple(n for g in groups for n in g.names), np.hstack([g.values for g in groups]))
+
+
+# ------------------------------------------------------------------ shallow text
+
+def text_density(text: str, width: int = 80) -> float:
+    """Kohlschütter's text density: words per wrapped line, the last line excluded when several."""
+    words = text.split()
+    if not words:
+        return 0.0
+    lines, line_len, words_in_lines, current = 0, 0, 0, 0
+    for word in words:
+        if line_len and line_len + 1 + len(word) > width:
+            lines += 1
+            words_in_lines += current
+            line_len, current = 0, 0
+        line_len += (1 if line_len else 0) + len(word)
+        current += 1
+    if lines == 0:
+        return float(current)
+    return words_in_lines / lines
+
+
+def _char_classes(texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-text counts of (letters, upper-case letters, digits, punctuation), vectorised.
+
+    Letters are ASCII letters plus every code point from U+00C0 up (a close
+    approximation that costs one pass over a numpy array instead of a Python
+    loop over characters).
+    """
+    if not texts:
+        empty = np.zeros(0, np.float64)
+        return empty, empty, empty, empty
+    joined = "".join(texts)
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    upper = (codes >= 65) & (codes <= 90)
+    lower = (codes >= 97) & (codes <= 122)
+    letters = upper | lower | (codes >= 0xC0)
+    digits = (codes >= 48) & (codes <= 57)
+    punct = np.isin(codes, _PUNCT_CODES)
+    starts = np.cumsum([0] + [len(t) for t in texts[:-1]])
+    def per_text(mask: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(mask.astype(np.float64), starts) if len(codes) else np.zeros(len(texts))
+    return per_text(letters), per_text(upper), per_text(digits), per_text(punct)
+
+
+_PUNCT_CODES = np.array([ord(c) for c in ".,;:!?"], np.uint32)
+
+
+def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
+    blocks = doc.blocks
+    texts = [b.text for b in blocks]
+    letters, upper, digits, punct = _char_classes(texts)
+    chars = np.fromiter((b.char_count for b in blocks), np.float64, count=len(blocks))
+    words = np.fromiter((b.word_count for b in blocks), np.float64, count=len(blocks))
+    n_words = np.maximum(1.0, words)
+    safe_chars = np.maximum(1.0, chars)
+    is_stop = stoplist.__contains__
+    stops = np.fromiter((sum(map(is_stop, t.lower().split())) for t in texts), np.float64, count=len(texts))
+    tags = np.fromiter((b.tag_count for b in blocks), np.float64, count=len(blocks))
+    cols = {
+        "log_chars": np.log1p(chars),
+        "log_words": np.log1p(words),
+        "link_density": np.fromiter((b.link_density for b in blocks), np.float64, count=len(blocks)),
+        "link_word_share": np.minimum(1.0, np.fromiter((b.link_word_count for b in blocks), np.float64,
+                                                        count=len(blocks)) / n_words),
+        "stopword_density": stops / n_words,
+        "text_density": np.fromiter((text_density(t) for t in texts), np.float64, count=len(texts)),
+        "punct_density": punct / safe_chars,
+        "sentence_ends": np.log1p(np.fromiter((len(_SENTENCE_END.findall(t)) for t in texts), np.float64,
+                                              count=len(texts))),
+        "digit_ratio": digits / safe_chars,
+        "upper_ratio": upper / np.maximum(1.0, letters),
+        "avg_word_len": np.minimum(30.0, chars / n_words),
+        "ends_with_punct": np.fromiter((t[-1:] in ".!?:;\"'”)" for t in texts), np.float64, count=len(texts)),
+        "log_tags": np.log1p(tags),
+        "tags_per_word": np.minimum(10.0, tags / n_words),
+        "is_heading": np.fromiter((b.is_heading for b in blocks), np.float64, count=len(blocks)),
+        "has_copyright": np.fromiter(("\xa9" in t or "opyright" in t for t in texts), np.float64, count=len(texts)),
+        "date_like": np.fromiter((_DATE_LIKE.search(t) is not None for t in texts), np.float64, count=len(texts)),
+        "starts_upper": np.fromiter((t[:1].isupper() for t in texts), np.float64, count=len(texts)),
+    }
+    return Columns.of(cols, len(blocks))
+
+
+# ------------------------------------------------------------------ tree context
+
+def element_tokens(attrs: dict) -> list[str]:
+    """Lower-cased id/class tokens, split on every non-alphanumeric character."""
+    raw = f"{attrs.get('id') or ''} {attrs.get('class') or ''}".lower()
+    return [t for t in _SPLIT_TOKENS.split(raw) if t]
+
+
+@dataclass(frozen=True)
+class TreeFacts:
+    """Per-element facts (numpy arrays indexed by element) propagated down or accumulated up."""
+
+    context_bits: np.ndarray  # OR of CONTEXT_TAGS bits on the path
+    neg_distance: np.ndarray  # ancestors to the nearest negative cue (MAX_CUE_DISTANCE when none)
+    pos_distance: np.ndarray
+    subtree_chars: np.ndarray  # text characters inside each element
+    subtree_link_chars: np.ndarray
+    same_sibling_count: np.ndarray  # siblings with the same tag and class
+    parents: np.ndarray  # parent index, the root pointing to itself
+    tokens: list  # list[str] per element
+
+
+def tree_facts(doc: Document) -> TreeFacts:
+    els = doc.elements
+    n = len(els)
+    parents, tags, attrs = els.parents, els.tags, els.attrs
+    bits = np.zeros(n, np.int64)
+    neg = np.full(n, MAX_CUE_DISTANCE, np.int64)
+    pos = np.full(n, MAX_CUE_DISTANCE, np.int64)
+    tokens: list = [()] * n
+    memo: dict[tuple, tuple] = {}
+    signature_counts: dict[tuple, int] = {}
+    signatures: list = [None] * n
+    for i in range(n):
+        a = attrs[i]
+        key = (a.get("id"), a.get("class")) if a else (None, None)
+        cached = memo.get(key)
+        if cached is None:
+            toks = element_tokens(a) if a else []
+            cached = memo[key] = (toks, not NEGATIVE_CUES.isdisjoint(toks), not POSITIVE_CUES.isdisjoint(toks))
+        tokens[i] = cached[0]
+        p = parents[i]
+        own = _CONTEXT_BIT.get(tags[i], 0)
+        if p >= 0:
+            bits[i] = bits[p] | own
+            neg[i] = 0 if cached[1] else min(MAX_CUE_DISTANCE, neg[p] + 1)
+            pos[i] = 0 if cached[2] else min(MAX_CUE_DISTANCE, pos[p] + 1)
+        else:
+            bits[i] = own
+            neg[i] = 0 if cached[1] else MAX_CUE_DISTANCE
+            pos[i] = 0 if cached[2] else MAX_CUE_DISTANCE
+        sig = (p, tags[i], key[1])
+        signatures[i] = sig
+        signature_counts[sig] = signature_counts.get(sig, 0) + 1
+    chars = np.fromiter((b.char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
+    links = np.fromiter((b.link_char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
+    first, end = np.asarray(els.first_blocks, np.int64), np.asarray(els.end_blocks, np.int64)
+    cum_chars = np.concatenate([[0.0], np.cumsum(chars)])
+    cum_links = np.concatenate([[0.0], np.cumsum(links)])
+    parent_arr = np.asarray(parents, np.int64)
+    parent_arr = np.where(parent_arr < 0, np.arange(n), parent_arr)
+    same = np.fromiter((signature_counts[s] - 1 for s in signatures), np.int64, count=n)
+    return TreeFacts(bits, neg, pos, cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
+                     same, parent_arr, tokens)
+
+
+def dom_context(doc: Document, facts: TreeFacts) -> Columns:
+    n = len(doc.blocks)
+    total = max(1.0, float(facts.subtree_chars[0])) if len(facts.parents) else 1.0
+    e0 = np.fromiter((b.element for b in doc.blocks), np.int64, count=n)
+    chain = [e0]
+    for _ in range(3):
+        chain.append(facts.parents[chain[-1]])
+    neg, pos = facts.neg_distance[e0], facts.pos_distance[e0]
+    cols: dict[str, np.ndarray] = {
+        "depth": np.minimum(60, np.asarray(doc.elements.depths, np.int64)[e0]),
+        "neg_cue_near": neg <= 3, "pos_cue_near": pos <= 3, "neg_cue_dist": neg, "pos_cue_dist": pos,
+        "siblings_same": np.log1p(facts.same_sibling_count[chain[0]]),
+        "parent_siblings_same": np.log1p(facts.same_sibling_count[chain[1]]),
+        "gparent_siblings_same": np.log1p(facts.same_sibling_count[chain[2]]),
+    }
+    for level in (1, 2, 3):
+        sub = facts.subtree_chars[chain[level]]
+        cols[f"anc{level}_text_share"] = sub / total
+        cols[f"anc{level}_link_density"] = facts.subtree_link_chars[chain[level]] / np.maximum(1.0, sub)
+    bits = facts.context_bits[e0]
+    for tag in CONTEXT_TAGS:
+        cols[f"in_{tag}"] = (bits & _CONTEXT_BIT[tag]) != 0
+    block_tags = np.array([b.tag for b in doc.blocks], dtype=object)
+    for tag in BLOCK_TAG_ONE_HOT:
+        cols[f"tag_{tag}"] = block_tags == tag
+    return Columns.of({k: np.asarray(v, np.float32) for k, v in cols.items()}, n)
+
+
+def block_tokens(doc: Document, facts: TreeFacts, levels: int = 3) -> list[set[str]]:
+    """id/class tokens of each block's element and its first ``levels`` - 1 ancestors."""
+    parents = facts.parents
+    out = []
+    for block in doc.blocks:
+        e = block.element
+        toks = set(facts.tokens[e])
+        for _ in range(levels - 1):
+            e = parents[e]
+            toks.update(facts.tokens[e])
+        out.append(toks)
+    return out
+
+
+def token_columns(token_sets: list[set[str]], vocabulary: tuple[str, ...]) -> Columns:
+    index = {t: j for j, t in enumerate(vocabulary)}
+    matrix = np.zeros((len(token_sets), len(vocabulary)), np.float32)
+    for i, toks in enumerate(token_sets):
+        for t in toks:
+            j = index.get(t)
+            if j is not None:
+                matrix[i, j] = 1.0
+    return Columns(tuple(f"tok_{t}" for t in vocabulary), matrix)
+
+
+# ------------------------------------------------------------------ CETR
+
+def gaussian_smooth(values: np.ndarray, sigma: float = 1.0) -> np.ndarray:
+    if len(values) == 0:
+        return values
+    radius = max(1, int(math.ceil(3 * sigma)))
+    x = np.arange(-radius, radius + 1, dtype=np.float64)
+    kernel = np.exp(-(x ** 2) / (2 * sigma ** 2))
+    kernel /= kernel.sum()
+    padded = np.pad(values.astype(np.float64), radius, mode="edge")
+    return np.convolve(padded, kernel, mode="valid")
+
+
+def cetr(doc: Document) -> Columns:
+    """Tag ratio per block (text chars per tag), smoothed, and its absolute derivative."""
+    ratio = np.fromiter((b.char_count / max(1, b.tag_count) for b in doc.blocks), np.float64,
+                        count=len(doc.blocks))
+    smooth = gaussian_smooth(ratio)
+    deriv = np.abs(np.diff(smooth, append=smooth[-1:] if len(smooth) else smooth))
+    return Columns(("cetr_ratio", "cetr_derivative"),
+                   np.column_stack([np.log1p(smooth), np.log1p(deriv)]).astype(np.float32))
+
+
+# ------------------------------------------------------------------ page level
+
+_ARTICLE_TYPES = ("article", "newsarticle", "blogposting", "report", "techarticle", "scholarlyarticle")
+_PRODUCT_TYPES = ("product", "offer", "aggregateoffer")
+_FORUM_TYPES = ("discussionforumposting", "qapage", "question", "answer", "comment")
+_LIST_TYPES = ("itemlist", "collectionpage", "searchresultspage", "breadcrumblist")
+
+
+def structured_text(doc: Document) -> str:
+    """Article body, description and text fields of JSON-LD, plus OpenGraph/meta descriptions."""
+    parts = [doc.meta_content("og:description", "description", "twitter:description")]
+    for obj in doc.json_ld_objects():
+        for key in ("articleBody", "description", "text", "reviewBody"):
+            value = obj.get(key)
+            if isinstance(value, str):
+                parts.append(value)
+    return " ".join(p for p in parts if p)
+
+
+def _types(doc: Document) -> set[str]:
+    found = set()
+    for obj in doc.json_ld_objects():
+        kind = obj.get("@type")
+        for k in (kind if isinstance(kind, list) else [kind]):
+            if isinstance(k, str):
+                found.add(k.lower())
+    og = doc.meta_content("og:type").lower()
+    if og:
+        found.add(og)
+    return found
+
+
+def page_level(doc: Document, shallow: Columns) -> Columns:
+    n = len(doc.blocks)
+    total_chars = sum(b.char_count for b in doc.blocks) or 1
+    link_chars = sum(b.link_char_count for b in doc.blocks)
+    types = _types(doc)
+    title_tokens = set(WORD.findall(doc.title.lower()))
+    structured = set(WORD.findall(structured_text(doc).lower()))
+    page = {
+        "page_log_blocks": math.log1p(n),
+        "page_log_chars": math.log1p(total_chars),
+        "page_link_share": link_chars / total_chars,
+        "page_type_article": float(any(t in types for t in _ARTICLE_TYPES)),
+        "page_type_product": float(any(t in types for t in _PRODUCT_TYPES)),
+        "page_type_forum": float(any(t in types for t in _FORUM_TYPES)),
+        "page_type_list": float(any(t in types for t in _LIST_TYPES)),
+        "page_has_structured_text": float(len(structured) > 20),
+    }
+    cols: dict[str, list[float]] = {k: [v] * n for k, v in page.items()}
+    title_overlap, structured_overlap, char_share, rank = [], [], [], []
+    order = sorted(range(n), key=lambda i: -doc.blocks[i].char_count)
+    ranks = [0] * n
+    for r, i in enumerate(order):
+        ranks[i] = r
+    for block in doc.blocks:
+        toks = set(WORD.findall(block.text.lower()))
+        title_overlap.append(len(toks & title_tokens) / len(toks) if toks and title_tokens else 0.0)
+        structured_overlap.append(len(toks & structured) / len(toks) if toks and structured else 0.0)
+        char_share.append(block.char_count / total_chars)
+        rank.append(math.log1p(ranks[block.index]))
+    cols["title_overlap"] = title_overlap
+    cols["structured_overlap"] = structured_overlap
+    cols["char_share"] = char_share
+    cols["size_rank"] = rank
+    cols["position"] = [i / max(1, n - 1) for i in range(n)]
+    cols["char_position"] = [b.offset / total_chars for b in doc.blocks]
+    return Columns.of(cols, n)
+
+
+# ------------------------------------------------------------------ neighbours
+
+def neighbours(base: Columns, names: Iterable[str] = NEIGHBOUR_COLUMNS, offsets=(-2, -1, 1, 2)) -> Columns:
+    names = [n for n in names if n in base.names]
+    n = base.values.shape[0]
+    out_names, blocks = [], []
+    for offset in offsets:
+        shifted = np.zeros((n, len(names)), np.float32)
+        src = base.values[:, [base.names.index(c) for c in names]]
+        if offset < 0 and n > -offset:
+            shifted[-offset:] = src[:offset]
+        elif offset > 0 and n > offset:
+            shifted[:-offset] = src[offset:]
+        blocks.append(shifted)
+        out_names.extend(f"{c}@{offset:+d}" for c in names)
+    return Columns(tuple(out_names), np.hstack(blocks) if blocks else np.zeros((n, 0), np.float32))

@@ -1,0 +1,161 @@
+"""Feature assembly and two-stage inference for the learned extractors (``dragnet``, ``thresher``).
+
+Stage 1 scores every block from its own features. Stage 2 (the flagship only)
+re-scores each block from its features *and* the stage-1 scores around it in
+reading order and in the tree (the mean score of each ancestor's subtree),
+so that a forum's posts, a service page's sections or a product description
+rise or fall together. Both stages are tree ensembles evaluated by
+:mod:`thresher.treemodel`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from . import features as F
+from .blocks import Document
+from .errors import ModelError
+from .language import stopwords
+from .treemodel import Model, load, probability
+
+DRAGNET_NEIGHBOURS = ("log_words", "link_density", "text_density")
+
+
+@dataclass(frozen=True)
+class PageFeatures:
+    """Everything a learned model needs from one page, before the token vocabulary is applied."""
+
+    base: F.Columns
+    tokens: list  # per block: set of id/class tokens on the element and its 2 ancestors
+    doc: Document
+
+
+def page_features(doc: Document, language: str) -> PageFeatures:
+    facts = F.tree_facts(doc)
+    shallow = F.shallow_text(doc, stopwords(language))
+    context = F.dom_context(doc, facts)
+    own = F.concat([shallow, context, F.cetr(doc), F.page_level(doc, shallow)])
+    base = F.concat([own, F.neighbours(own)])
+    return PageFeatures(base, F.block_tokens(doc, facts), doc)
+
+
+def dragnet_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Columns:
+    """Dragnet's feature set: shallow text of prev/curr/next, CETR, and selected id/class tokens."""
+    base = page.base
+    own = F.Columns(DRAGNET_NEIGHBOURS + ("cetr_ratio", "cetr_derivative"),
+                    base.values[:, [base.names.index(c) for c in DRAGNET_NEIGHBOURS + ("cetr_ratio", "cetr_derivative")]])
+    shallow = F.Columns(DRAGNET_NEIGHBOURS, own.values[:, :len(DRAGNET_NEIGHBOURS)])
+    return F.concat([own, F.neighbours(shallow, DRAGNET_NEIGHBOURS, (-1, 1)),
+                     F.token_columns(page.tokens, vocabulary)])
+
+
+def stage1_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Columns:
+    return F.concat([page.base, F.token_columns(page.tokens, vocabulary)])
+
+
+# ------------------------------------------------------------------ stage 2
+
+def _shift(values: np.ndarray, offset: int) -> np.ndarray:
+    out = np.zeros_like(values)
+    if offset < 0 and len(values) > -offset:
+        out[-offset:] = values[:offset]
+    elif offset > 0 and len(values) > offset:
+        out[:-offset] = values[offset:]
+    return out
+
+
+def _window(values: np.ndarray, radius: int, reducer) -> np.ndarray:
+    n = len(values)
+    padded = np.pad(values, radius, mode="constant", constant_values=np.nan)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * radius + 1)
+    return reducer(windows, axis=1) if n else values
+
+
+def context_features(doc: Document, p: np.ndarray) -> F.Columns:
+    """Stage-1 scores around each block: in reading order, in its ancestors' subtrees, on the page."""
+    n = len(p)
+    chars = np.fromiter((b.char_count for b in doc.blocks), np.float64, count=n)
+    cols: dict[str, np.ndarray] = {"p": p}
+    for offset in (-3, -2, -1, 1, 2, 3):
+        cols[f"p@{offset:+d}"] = _shift(p, offset)
+    for radius in (2, 5, 10):
+        cols[f"p_max_{radius}"] = _window(p, radius, np.nanmax)
+        cols[f"p_mean_{radius}"] = _window(p, radius, np.nanmean)
+    cum_pc = np.concatenate([[0.0], np.cumsum(p * chars)])
+    cum_c = np.concatenate([[0.0], np.cumsum(chars)])
+    els = doc.elements
+    first, end = np.asarray(els.first_blocks), np.asarray(els.end_blocks)
+    weighted = (cum_pc[end] - cum_pc[first]) / np.maximum(1.0, cum_c[end] - cum_c[first])
+    parents = els.parents
+    element = np.fromiter((b.element for b in doc.blocks), np.int64, count=n)
+    for level in range(0, 5):
+        cols[f"p_anc{level}"] = weighted[element]
+        element = np.fromiter((max(0, parents[e]) if parents[e] >= 0 else e for e in element), np.int64, count=n)
+    total = max(1.0, chars.sum())
+    page_mean = float((p * chars).sum() / total)
+    cols["p_page_mean"] = np.full(n, page_mean)
+    cols["p_page_max"] = np.full(n, float(p.max()) if n else 0.0)
+    cols["p_page_kept_share"] = np.full(n, float(chars[p > 0.5].sum() / total))
+    cols["p_rel_max"] = p / max(1e-6, float(p.max()) if n else 1.0)
+    names = tuple(cols)
+    return F.Columns(names, np.column_stack([cols[k] for k in names]).astype(np.float32))
+
+
+def stage2_features(stage1: F.Columns, doc: Document, p: np.ndarray) -> F.Columns:
+    return F.concat([stage1, context_features(doc, p)])
+
+
+# ------------------------------------------------------------------ models
+
+@dataclass(frozen=True)
+class LearnedModel:
+    """A loaded model file: named tree ensembles plus the vocabulary and threshold they were trained with."""
+
+    models: dict
+    vocabulary: tuple[str, ...]
+    threshold: float
+    meta: dict
+
+    def stage(self, name: str) -> Model:
+        try:
+            return self.models[name]
+        except KeyError:
+            raise ModelError(f"model file has no {name!r} model (has {', '.join(self.models)})") from None
+
+
+@lru_cache(maxsize=8)
+def load_learned(path: str) -> LearnedModel:
+    models, meta = load(path)
+    return LearnedModel(models, tuple(meta.get("vocabulary", ())), float(meta.get("threshold", 0.5)), meta)
+
+
+def shipped_model_path(filename: str) -> str:
+    ref = resources.files("thresher") / "models" / filename
+    with resources.as_file(ref) as path:
+        if not Path(path).exists():
+            raise ModelError(f"the shipped model {filename} is missing from this installation")
+        return str(path)
+
+
+def checked(model: Model, columns: F.Columns) -> np.ndarray:
+    if tuple(model.feature_names) != columns.names:
+        raise ModelError("model features do not match this thresher's features; retrain the model")
+    return columns.values
+
+
+def score_stage(model: Model, columns: F.Columns) -> np.ndarray:
+    return probability(model, checked(model, columns))
+
+
+def logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    return np.log(p / (1 - p))
+
+
+def sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))

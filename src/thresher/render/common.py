@@ -1,0 +1,218 @@
+"""What the structured renderers (markdown, html) share.
+
+Kept blocks are rendered from the document model alone: each block's
+delimiting element says what kind of block it is (heading, list item, table
+cell, code, quotation) and each span's element says which inline wrappers
+(link, bold, italic, code) lie between the block element and the text.
+
+:class:`Layout` answers those questions with one pre-order pass per question
+over the element columns ("nearest ancestor-or-self with one of these tags"),
+so rendering stays linear however deep the page nests. Because the columns
+are in pre-order, an ancestor of a span's element lies *below* the block
+element exactly when its index is greater than the block element's.
+
+Purify, the last stage of the declutter write-up, lives here too: the
+whitelist of tags and attributes the HTML renderer may emit
+(:data:`ALLOWED_TAGS`, :data:`ALLOWED_ATTRIBUTES`) and the URL check
+(:func:`safe_url`) used by every renderer that writes links.
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, Sequence
+from urllib.parse import urljoin
+
+from ..blocks import Block, Document, HEADING_TAGS
+
+# -- purify: the whitelist
+
+# Tags the HTML renderer may write; everything else is flattened to its text.
+ALLOWED_TAGS = frozenset(
+    "article p h1 h2 h3 h4 h5 h6 ul ol li table thead tbody tr td th pre code blockquote "
+    "a b strong i em br figure figcaption".split())
+
+# Attributes kept per allowed tag (copied from the source element when safe).
+ALLOWED_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "a": frozenset({"href"}),
+    "td": frozenset({"colspan", "rowspan"}),
+    "th": frozenset({"colspan", "rowspan"}),
+}
+
+# URL schemes a link may use; relative URLs (no scheme) are always fine.
+ALLOWED_SCHEMES = frozenset({"http", "https", "mailto", "ftp", "tel"})
+
+# Inline source tags and the mark they carry ("a" is the link mark).
+INLINE_MARKS: dict[str, str] = {
+    "a": "a", "b": "b", "strong": "strong", "i": "i", "em": "em", "cite": "i",
+    "code": "code", "kbd": "code", "samp": "code", "tt": "code",
+}
+BOLD, ITALIC, CODE = frozenset({"b", "strong"}), frozenset({"i", "em"}), frozenset({"code"})
+
+# More nested inline wrappers than this add nothing (hostile pages nest
+# thousands); only the innermost ones are rendered.
+MAX_INLINE_DEPTH = 8
+
+_CONTROL = re.compile(r"[\x00-\x20\x7f]+")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+def safe_url(href: str | None, base: str | None = None) -> str:
+    """``href`` resolved against ``base``, or "" when it is empty or not a safe link.
+
+    Browsers ignore whitespace and control characters inside a scheme
+    (``java\\tscript:``), so the scheme is read with them removed; only
+    :data:`ALLOWED_SCHEMES` and relative URLs pass (no ``javascript:``,
+    ``vbscript:``, ``data:``).
+    """
+    href = (href or "").strip()
+    if not href:
+        return ""
+    match = _SCHEME.match(_CONTROL.sub("", href))
+    if match and match.group(1).lower() not in ALLOWED_SCHEMES:
+        return ""
+    if base:
+        try:
+            href = urljoin(base, href)
+        except ValueError:
+            return ""
+        match = _SCHEME.match(_CONTROL.sub("", href))
+        if match and match.group(1).lower() not in ALLOWED_SCHEMES:
+            return ""
+    return href
+
+
+# -- layout: nearest ancestors, one column pass each
+
+def nearest(doc: Document, tags: frozenset[str]) -> list[int]:
+    """Per element, the nearest ancestor-or-self whose tag is in ``tags`` (-1: none)."""
+    columns = doc.elements
+    out = [-1] * len(columns)
+    for i, (tag, parent) in enumerate(zip(columns.tags, columns.parents)):
+        out[i] = i if tag in tags else (out[parent] if parent >= 0 else -1)
+    return out
+
+
+class Layout(NamedTuple):
+    """Per-element nearest ancestors the structured renderers need."""
+
+    inline: list[int]  # nearest inline-mark element (a, b, i, code, ...)
+    heading: list[int]
+    li: list[int]
+    lists: list[int]  # nearest ul/ol
+    row: list[int]
+    table: list[int]
+    quote: list[int]
+    pre: list[int]
+
+
+def layout(doc: Document) -> Layout:
+    return Layout(
+        inline=nearest(doc, frozenset(INLINE_MARKS)), heading=nearest(doc, HEADING_TAGS),
+        li=nearest(doc, frozenset({"li"})), lists=nearest(doc, frozenset({"ul", "ol"})),
+        row=nearest(doc, frozenset({"tr"})), table=nearest(doc, frozenset({"table"})),
+        quote=nearest(doc, frozenset({"blockquote"})), pre=nearest(doc, frozenset({"pre"})))
+
+
+def above(doc: Document, column: Sequence[int], element: int) -> int:
+    """The nearest ``column`` element strictly above ``element`` (-1: none)."""
+    parent = doc.elements.parents[element]
+    return column[parent] if parent >= 0 else -1
+
+
+def heading_level(doc: Document, lay: Layout, block: Block) -> int:
+    """1-6 for a heading block, 0 otherwise."""
+    if not block.is_heading:
+        return 0
+    element = lay.heading[block.element]
+    tag = doc.elements.tags[element] if element >= 0 else block.tag
+    return int(tag[1]) if tag in HEADING_TAGS else 2
+
+
+def is_cell(block: Block) -> bool:
+    """A table cell block: text directly delimited by ``td``/``th``."""
+    return block.tag in ("td", "th")
+
+
+def is_code(lay: Layout, block: Block) -> bool:
+    return lay.pre[block.element] >= 0
+
+
+def list_chain(doc: Document, lay: Layout, li: int) -> list[int]:
+    """The ``ul``/``ol`` elements enclosing list item ``li``, outermost first."""
+    chain = []
+    current = above(doc, lay.lists, li)
+    while current >= 0:
+        chain.append(current)
+        current = above(doc, lay.lists, current)
+    chain.reverse()
+    return chain
+
+
+def quote_depth(doc: Document, lay: Layout, element: int) -> int:
+    depth, current = 0, lay.quote[element]
+    while current >= 0:
+        depth += 1
+        current = above(doc, lay.quote, current)
+    return depth
+
+
+# -- inline runs
+
+class Run(NamedTuple):
+    """Consecutive span text under the same inline wrappers."""
+
+    text: str
+    kinds: tuple[str, ...]  # mark names ("a", "b", "em", "code", ...), outermost first, no repeats
+    href: str  # raw href of the innermost link ("" when not a link)
+    br: bool = False  # a line break, not text
+
+
+def inline_marks(doc: Document, lay: Layout, element: int, block_element: int) -> tuple[int, ...]:
+    """Inline-mark elements between ``block_element`` and ``element``, outermost first."""
+    marks = []
+    current = lay.inline[element]
+    while current > block_element and len(marks) < MAX_INLINE_DEPTH:
+        marks.append(current)
+        current = above(doc, lay.inline, current)
+    marks.reverse()
+    return tuple(marks)
+
+
+def _style(doc: Document, marks: Sequence[int]) -> tuple[tuple[str, ...], str]:
+    tags, attrs = doc.elements.tags, doc.elements.attrs
+    kinds: list[str] = []
+    href = ""
+    for m in marks:
+        kind = INLINE_MARKS[tags[m]]
+        if kind == "a":
+            href = attrs[m].get("href") or ""
+        if kind not in kinds:
+            kinds.append(kind)
+    return tuple(kinds), href
+
+
+def runs(doc: Document, lay: Layout, block: Block) -> list[Run]:
+    """The block's spans merged into runs of equal style; a ``<br>`` is a run of its own (``br``)."""
+    out: list[Run] = []
+    tags = doc.elements.tags
+    for text, element in block.spans:
+        if tags[element] == "br":
+            out.append(Run("\n", (), "", br=True))
+            continue
+        kinds, href = _style(doc, inline_marks(doc, lay, element, block.element))
+        last = out[-1] if out else None
+        if last is not None and not last.br and (last.kinds, last.href) == (kinds, href):
+            out[-1] = Run(last.text + text, kinds, href)
+        else:
+            out.append(Run(text, kinds, href))
+    return out
+
+
+def split_space(text: str) -> tuple[str, str, str]:
+    """(leading space, collapsed core, trailing space) of ``text``; spaces are " " or ""."""
+    core = " ".join(text.split())
+    lead = " " if core and text[:1].isspace() else ""
+    trail = " " if core and text[-1:].isspace() else ""
+    if not core and text:
+        lead = " "
+    return lead, core, trail

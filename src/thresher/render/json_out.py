@@ -1,0 +1,55 @@
+"""JSON: the extracted text with the page facts, optionally every block's decision.
+
+``{"title", "language", "url", "algorithm", "text", "metadata"}``, plus with
+``blocks=True`` a ``"blocks"`` list of ``{"index", "text", "tag", "label",
+"score", "reason"}`` for every block of the page (``score`` and ``reason``
+only when the algorithm gave them). Non-ASCII text is written as is.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from . import text as text_renderer
+
+
+def metadata_dict(metadata: Any) -> dict | None:
+    """``metadata`` as a plain dict (dataclasses and mappings), None when absent."""
+    if metadata is None:
+        return None
+    if dataclasses.is_dataclass(metadata) and not isinstance(metadata, type):
+        return dataclasses.asdict(metadata)
+    if isinstance(metadata, Mapping):
+        return dict(metadata)
+    return {"value": str(metadata)}
+
+
+def block_records(result) -> list[dict]:
+    classification = result.classification
+    scores, reasons = classification.scores, classification.reasons
+    records = []
+    for block, label in zip(result.document.blocks, classification.labels):
+        record = {"index": block.index, "text": block.text, "tag": block.tag, "label": label}
+        if scores is not None:
+            record["score"] = scores[block.index]
+        if reasons:
+            record["reason"] = reasons[block.index]
+        records.append(record)
+    return records
+
+
+def render(result, *, blocks: bool = False, indent: int | None = None, **options) -> str:
+    """``result`` as a JSON object; ``blocks=True`` adds every block's decision."""
+    payload = {
+        "title": result.title,
+        "language": result.language,
+        "url": result.document.url,
+        "algorithm": result.algorithm,
+        "text": text_renderer.render(result, **options),
+        "metadata": metadata_dict(result.metadata),
+    }
+    if blocks:
+        payload["blocks"] = block_records(result)
+    return json.dumps(payload, ensure_ascii=False, indent=indent, default=str)

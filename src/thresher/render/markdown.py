@@ -1,0 +1,229 @@
+"""Markdown: the kept blocks with their structure.
+
+* headings as ``#``..``######``;
+* list items as ``- `` / ``1. ``, nested by their enclosing ``ul``/``ol``;
+* runs of ``td``/``th`` blocks as tables (one line per ``tr``, a header
+  separator after a table's first row);
+* ``pre`` as fenced code, ``blockquote`` content behind ``>``;
+* ``**bold**``, ``*italic*`` and ```code``` from inline wrappers below the
+  block element; links as ``[text](url)`` only with ``links=True`` (resolved
+  against the page URL, unsafe schemes dropped).
+
+Text is escaped minimally: the characters that would start emphasis, code or
+a link anywhere, and those that would start a heading, list or quote at the
+start of a line.
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, Sequence
+
+from ..blocks import Block, Document
+from .common import (BOLD, CODE, ITALIC, Layout, heading_level, is_cell, is_code, layout, list_chain,
+                     quote_depth, runs, safe_url, split_space)
+
+_INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
+_LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
+_RULE_LINE = re.compile(r"^(\s*)([-=])(?=[-=\s]*$)", re.M)  # "---" / "===" would make a rule or heading
+_BACKTICKS = re.compile(r"`+")
+
+
+class Chunk(NamedTuple):
+    """One rendered piece; consecutive chunks with the same non-empty ``group`` are joined by a single newline."""
+
+    text: str
+    group: tuple = ()
+
+
+def escape(text: str) -> str:
+    """Backslash-escape what markdown would read as markup."""
+    return escape_line_starts(escape_inline(text))
+
+
+def escape_inline(text: str) -> str:
+    """Escape what starts emphasis, code, a link or HTML anywhere in a line."""
+    return _INLINE_SPECIAL.sub(lambda m: "\\" + m.group(0), text)
+
+
+def escape_line_starts(text: str) -> str:
+    """Escape what starts a heading, list, quote or rule at the start of a line."""
+    text = _LINE_START.sub(_escape_line_start, text)
+    return _RULE_LINE.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
+def _escape_line_start(match: re.Match) -> str:
+    indent, mark, dot = match.groups()
+    if mark.isdigit():  # "1." starts an ordered list; a bare number does not
+        return indent + mark + ("\\" + dot if dot else "")
+    return indent + "\\" + mark + dot
+
+
+def code_span(text: str) -> str:
+    ticks = max((len(t) for t in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (ticks + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def code_block(text: str, language: str = "") -> str:
+    ticks = max((len(t) for t in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, ticks + 1)
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+def _styled(core: str, kinds: Sequence[str], href: str, links: bool, base: str | None) -> str:
+    if any(k in CODE for k in kinds):
+        out = code_span(core)
+    else:
+        out = escape_inline(core)
+        if any(k in BOLD for k in kinds):
+            out = f"**{out}**"
+        if any(k in ITALIC for k in kinds):
+            out = f"*{out}*"
+    if links and "a" in kinds:
+        url = safe_url(href, base)
+        if url:
+            out = f"[{out}]({_url(url)})"
+    return out
+
+
+def _url(url: str) -> str:
+    return url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+
+
+def inline(doc: Document, lay: Layout, block: Block, links: bool) -> str:
+    """The block's text with inline markup; ``<br>`` becomes a newline."""
+    pieces = []
+    for run in runs(doc, lay, block):
+        if run.br:
+            pieces.append("\n")
+            continue
+        lead, core, trail = split_space(run.text)
+        if not core:
+            pieces.append(lead)
+            continue
+        if not run.kinds:
+            pieces.append(lead + escape_inline(core) + trail)
+        else:
+            pieces.append(lead + _styled(core, run.kinds, run.href, links, doc.url) + trail)
+    lines = (" ".join(line.split()) for line in "".join(pieces).split("\n"))
+    return escape_line_starts("\n".join(line for line in lines if line))
+
+
+def _code_language(doc: Document, pre: int) -> str:
+    for token in doc.elements[pre].classes:
+        for prefix in ("language-", "lang-"):
+            if token.startswith(prefix) and token[len(prefix):].isalnum():
+                return token[len(prefix):]
+    return ""
+
+
+def _quote(text: str, depth: int) -> str:
+    if not depth:
+        return text
+    prefix = "> " * depth
+    return "\n".join((prefix + line).rstrip() for line in text.split("\n"))
+
+
+def _indent(text: str, indent: str) -> str:
+    return "\n".join(indent + line if line else line for line in text.split("\n"))
+
+
+def _marker(doc: Document, list_element: int) -> str:
+    return "1. " if doc.elements.tags[list_element] == "ol" else "- "
+
+
+def _item_indent(doc: Document, chain: Sequence[int]) -> str:
+    """Spaces for an item nested in ``chain``: the marker widths of its outer lists."""
+    return "".join(" " * len(_marker(doc, el)) for el in chain[:-1])
+
+
+def _block_chunk(doc: Document, lay: Layout, block: Block, links: bool, item_seen: set[int]) -> Chunk:
+    """One non-cell block; ``item_seen`` collects the list items already started."""
+    depth = quote_depth(doc, lay, block.element)
+    if is_code(lay, block):
+        text = code_block(block.text, _code_language(doc, lay.pre[block.element]))
+        return Chunk(_quote(text, depth))
+    body = inline(doc, lay, block, links)
+    level = heading_level(doc, lay, block)
+    if level:
+        return Chunk(_quote("#" * level + " " + " ".join(body.split()), depth))
+    li = lay.li[block.element]
+    if li < 0:
+        return Chunk(_quote(body, depth))
+    chain = list_chain(doc, lay, li)
+    if not chain:
+        return Chunk(_quote(body, depth))
+    marker, indent = _marker(doc, chain[-1]), _item_indent(doc, chain)
+    if li in item_seen:  # a further paragraph of an item already started
+        return Chunk(_quote(_indent(body, indent + " " * len(marker)), depth))
+    item_seen.add(li)
+    text = indent + marker + _indent(body, " " * len(marker)).lstrip(" ")
+    return Chunk(_quote(text, depth), ("list", chain[0]))
+
+
+def _cell_text(doc: Document, lay: Layout, block: Block, links: bool) -> str:
+    return " ".join(inline(doc, lay, block, links).split()).replace("|", "\\|")
+
+
+def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> str:
+    """Consecutive cell blocks of one table as a markdown table."""
+    rows: list[list[str]] = []
+    current_row = None
+    current_cell = None
+    for block in cells:
+        row = lay.row[block.element]
+        if not rows or row != current_row or row < 0:
+            rows.append([])
+            current_row, current_cell = row, None
+        text = _cell_text(doc, lay, block, links)
+        if block.element == current_cell and rows[-1]:
+            rows[-1][-1] += " " + text  # a cell split by <br><br>
+        else:
+            rows[-1].append(text)
+        current_cell = block.element
+    width = max(len(row) for row in rows)
+    lines = ["| " + " | ".join(row + [""] * (width - len(row))) + " |" for row in rows]
+    lines.insert(1, "|" + "|".join(["---"] * width) + "|")
+    return "\n".join(lines)
+
+
+def _chunks(doc: Document, kept: Sequence[Block], links: bool) -> list[Chunk]:
+    lay = layout(doc)
+    item_seen: set[int] = set()
+    out: list[Chunk] = []
+    i = 0
+    while i < len(kept):
+        block = kept[i]
+        if is_cell(block):
+            j = i + 1
+            while j < len(kept) and is_cell(kept[j]) and lay.table[kept[j].element] == lay.table[block.element]:
+                j += 1
+            depth = quote_depth(doc, lay, block.element)
+            out.append(Chunk(_quote(table(doc, lay, kept[i:j], links), depth)))
+            i = j
+            continue
+        out.append(_block_chunk(doc, lay, block, links, item_seen))
+        i += 1
+    return out
+
+
+def join(chunks: Sequence[Chunk]) -> str:
+    parts: list[str] = []
+    previous: tuple = ()
+    for chunk in chunks:
+        if not chunk.text:
+            continue
+        if parts:
+            parts.append("\n" if chunk.group and chunk.group == previous else "\n\n")
+        parts.append(chunk.text)
+        previous = chunk.group
+    return "".join(parts)
+
+
+def render(result, *, links: bool = False, **_options) -> str:
+    """Markdown of ``result.kept``; ``links=True`` writes links as ``[text](url)``."""
+    kept = result.kept
+    if not kept:
+        return ""
+    return join(_chunks(result.document, kept, links))

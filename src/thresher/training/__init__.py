@@ -1,0 +1,1 @@
+"""Training: label alignment, feature matrices, model fitting (fitting needs the ``train`` extra)."""

@@ -1,0 +1,367 @@
+"""Training the learned extractors (``dragnet`` and the ``thresher`` flagship).
+
+Needs the ``train`` extra (LightGBM, scikit-learn); the models it writes are
+plain ``.npz`` files that inference reads with numpy alone.
+
+    thresher train ../shared/datasets/wcxb-dev -o thresher.npz --algorithm thresher --cv 5 --seed 0
+
+Pipeline: pages -> documents -> block labels by alignment with the gold text
+-> features -> (domain-grouped K-fold cross-validation, reported per page
+type with the referee's word-level F1) -> a final fit on every page -> model.
+"""
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+import time
+import zlib
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+from urllib.parse import urlparse
+
+import numpy as np
+
+from .. import features as F
+from .. import learned as L
+from ..blocks import build_document
+from ..decode import decode
+from ..errors import ThresherError
+from ..language import page_language
+from ..treemodel import from_lightgbm_dump, probability, save
+from .align import align_document
+
+SEED = 0
+
+
+@dataclass(frozen=True)
+class TrainParams:
+    """Learning settings. Defaults are the ones the shipped models were trained with.
+
+    vocabulary_size: id/class tokens kept (half most content-like, half most boilerplate-like).
+    min_token_domains: a token must occur on this many distinct domains to be considered
+        (keeps site-specific class names out of the model).
+    trees / leaves / learning_rate / min_child_samples / feature_fraction / bagging: LightGBM.
+    inner_folds: folds used to produce out-of-fold stage-1 scores for stage 2.
+    threshold: probability at which a block is content.
+    """
+
+    vocabulary_size: int = 200
+    min_token_domains: int = 15
+    trees: int = 300
+    leaves: int = 63
+    learning_rate: float = 0.06
+    min_child_samples: int = 40
+    feature_fraction: float = 0.5
+    bagging: float = 0.7
+    inner_folds: int = 3
+    threshold: float = 0.5
+    seed: int = SEED
+
+
+@dataclass(frozen=True)
+class Page:
+    id: str
+    url: str
+    domain: str
+    type: str
+    gold: str
+    features: L.PageFeatures
+    labels: np.ndarray  # bool per block
+    weights: np.ndarray  # per block training weight
+
+
+# ------------------------------------------------------------------ data
+
+def domain_of(url: str | None) -> str:
+    host = urlparse(url or "").netloc.lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+def iter_labelled(dataset_dirs: Sequence[str | Path]) -> Iterable[tuple[str, bytes, str, str, str]]:
+    """(id, html bytes, url, gold main text, page type) for every page of WCXB-layout datasets."""
+    import gzip
+
+    for directory in map(Path, dataset_dirs):
+        gt_dir = directory / "ground-truth"
+        if not gt_dir.is_dir():
+            raise ThresherError(f"{directory}: training needs a WCXB-layout dataset (ground-truth/ + html/)")
+        for gt_file in sorted(gt_dir.glob("*.json")):
+            data = json.loads(gt_file.read_text(encoding="utf-8"))
+            gold = (data.get("ground_truth") or {}).get("main_content") or ""
+            kind = ((data.get("_internal") or {}).get("page_type") or {})
+            kind = kind.get("primary", "article") if isinstance(kind, dict) else (kind or "article")
+            html_file = directory / "html" / f"{gt_file.stem}.html.gz"
+            if not html_file.exists():
+                continue
+            yield (f"{directory.name}/{gt_file.stem}", gzip.decompress(html_file.read_bytes()),
+                   data.get("url") or "", gold, "collection" if kind == "category" else kind)
+
+
+def block_weights(doc, labels: np.ndarray) -> np.ndarray:
+    """Weight blocks by their share of the page's words: the metric is a per-page mean of word F1."""
+    words = np.fromiter((max(1, b.word_count) for b in doc.blocks), np.float64, count=len(doc.blocks))
+    content_words = max(50.0, float(words[labels].sum()))
+    return np.clip(words / content_words, 0.002, 1.0) * 100.0
+
+
+def prepare_pages(dataset_dirs: Sequence[str | Path], log=print) -> list[Page]:
+    pages = []
+    start = time.perf_counter()
+    for page_id, html, url, gold, kind in iter_labelled(dataset_dirs):
+        try:
+            doc = build_document(decode(html).text, url)
+        except ThresherError:
+            continue
+        if not doc.blocks:
+            continue
+        language = page_language(doc)
+        labels = np.asarray(align_document(doc, gold).labels, bool)
+        pages.append(Page(page_id, url, domain_of(url) or page_id, kind, gold,
+                          L.page_features(doc, language), labels, block_weights(doc, labels)))
+        if len(pages) % 250 == 0:
+            log(f"  prepared {len(pages)} pages ({time.perf_counter() - start:.0f} s)")
+    return pages
+
+
+# ------------------------------------------------------------------ vocabulary
+
+def select_vocabulary(pages: Sequence[Page], size: int, min_domains: int) -> tuple[str, ...]:
+    """Tokens with the largest |log odds| of content vs boilerplate, seen on enough domains."""
+    content, boiler, domains = Counter(), Counter(), defaultdict(set)
+    for page in pages:
+        for toks, label in zip(page.features.tokens, page.labels):
+            for t in toks:
+                (content if label else boiler)[t] += 1
+                domains[t].add(page.domain)
+    n_content, n_boiler = max(1, sum(content.values())), max(1, sum(boiler.values()))
+    scored = []
+    for t, doms in domains.items():
+        if len(doms) < min_domains:
+            continue
+        odds = math.log((content[t] + 1) / n_content) - math.log((boiler[t] + 1) / n_boiler)
+        scored.append((odds, t))
+    scored.sort()
+    half = size // 2
+    chosen = [t for _, t in scored[:half]] + [t for _, t in scored[-half:]]
+    return tuple(sorted(set(chosen)))
+
+
+# ------------------------------------------------------------------ fitting
+
+def _lgb_params(p: TrainParams) -> dict:
+    return {"objective": "binary", "learning_rate": p.learning_rate, "num_leaves": p.leaves,
+            "min_child_samples": p.min_child_samples, "feature_fraction": p.feature_fraction,
+            "bagging_fraction": p.bagging, "bagging_freq": 1, "seed": p.seed, "deterministic": True,
+            "force_row_wise": True, "num_threads": 2, "verbose": -1, "max_bin": 63}
+
+
+def fit_trees(x: np.ndarray, y: np.ndarray, w: np.ndarray, names: tuple[str, ...], p: TrainParams):
+    import lightgbm as lgb
+
+    booster = lgb.train(_lgb_params(p), lgb.Dataset(x, y.astype(np.float64), weight=w, free_raw_data=True),
+                        num_boost_round=p.trees)
+    return from_lightgbm_dump(booster.dump_model(), names)
+
+
+def fit_linear(x: np.ndarray, y: np.ndarray, w: np.ndarray, names: tuple[str, ...], p: TrainParams):
+    from sklearn.linear_model import LogisticRegression
+
+    from ..treemodel import LinearModel
+
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    clf = LogisticRegression(C=1.0, max_iter=300, random_state=p.seed)
+    clf.fit((x - mean) / scale, y, sample_weight=w)
+    return LinearModel(names, mean.astype(np.float64), scale.astype(np.float64), clf.coef_[0].astype(np.float64),
+                       float(clf.intercept_[0]))
+
+
+def _stack(pages: Sequence[Page], build: Callable[[Page], F.Columns]):
+    cols = [build(page) for page in pages]
+    names = cols[0].names
+    return (names, np.vstack([c.values for c in cols]), np.concatenate([p.labels for p in pages]),
+            np.concatenate([p.weights for p in pages]))
+
+
+def group_folds(pages: Sequence[Page], k: int, seed: int = SEED) -> list[list[int]]:
+    """Deterministic domain-grouped folds: a domain's pages all land in the same fold."""
+    by_domain: dict[str, list[int]] = defaultdict(list)
+    for i, page in enumerate(pages):
+        by_domain[page.domain].append(i)
+    order = sorted(by_domain, key=lambda d: (zlib.crc32(f"{seed}:{d}".encode()), d))
+    folds: list[list[int]] = [[] for _ in range(k)]
+    for domain in sorted(order, key=lambda d: -len(by_domain[d])):
+        smallest = min(range(k), key=lambda f: (len(folds[f]), f))
+        folds[smallest].extend(by_domain[domain])
+    return [sorted(f) for f in folds]
+
+
+@dataclass(frozen=True)
+class Trained:
+    stage1: object
+    stage2: object | None
+    vocabulary: tuple[str, ...]
+    threshold: float
+
+
+def train_flagship_models(pages: Sequence[Page], p: TrainParams, family: str = "trees") -> Trained:
+    fit = fit_trees if family == "trees" else fit_linear
+    vocab = select_vocabulary(pages, p.vocabulary_size, p.min_token_domains)
+    names, x, y, w = _stack(pages, lambda page: L.stage1_features(page.features, vocab))
+    stage1 = fit(x, y, w, names, p)
+    oof = _out_of_fold_scores(pages, vocab, p, fit)
+    stage2_cols = [L.stage2_features(L.stage1_features(pg.features, vocab), pg.features.doc, s)
+                   for pg, s in zip(pages, oof)]
+    x2 = np.vstack([c.values for c in stage2_cols])
+    stage2 = fit(x2, y, w, stage2_cols[0].names, p)
+    return Trained(stage1, stage2, vocab, p.threshold)
+
+
+def _out_of_fold_scores(pages: Sequence[Page], vocab, p: TrainParams, fit) -> list[np.ndarray]:
+    scores: list[np.ndarray | None] = [None] * len(pages)
+    for fold in group_folds(pages, p.inner_folds, p.seed + 1):
+        held = set(fold)
+        train = [pg for i, pg in enumerate(pages) if i not in held]
+        names, x, y, w = _stack(train, lambda page: L.stage1_features(page.features, vocab))
+        model = fit(x, y, w, names, p)
+        for i in fold:
+            scores[i] = probability(model, L.stage1_features(pages[i].features, vocab).values)
+    return scores  # type: ignore[return-value]
+
+
+def train_dragnet_models(pages: Sequence[Page], p: TrainParams, family: str = "trees") -> Trained:
+    fit = fit_trees if family == "trees" else fit_linear
+    vocab = select_vocabulary(pages, p.vocabulary_size, p.min_token_domains)
+    names, x, y, w = _stack(pages, lambda page: L.dragnet_features(page.features, vocab))
+    return Trained(fit(x, y, w, names, p), None, vocab, p.threshold)
+
+
+_COMMENT_TOKENS = ("comment", "reply", "replies", "respon", "discussion")
+
+
+def with_comments(page: Page) -> Page:
+    """Labels for Dragnet's content+comments model: the main content plus user comments.
+
+    A block counts as a comment when an element among its own and its ancestors'
+    id/class tokens (3 levels, as the token features see them) names comments or
+    replies, and the block is prose rather than links (link density < 0.5, 3+ words).
+    """
+    doc = page.features.doc
+    labels = page.labels.copy()
+    for i, (block, toks) in enumerate(zip(doc.blocks, page.features.tokens)):
+        if labels[i] or block.link_density >= 0.5 or block.word_count < 3:
+            continue
+        labels[i] = any(c in t for t in toks for c in _COMMENT_TOKENS)
+    return Page(page.id, page.url, page.domain, page.type, page.gold, page.features, labels,
+                block_weights(doc, labels))
+
+
+def train_dragnet_comments_models(pages: Sequence[Page], p: TrainParams, family: str = "trees") -> Trained:
+    return train_dragnet_models([with_comments(page) for page in pages], p, family)
+
+
+def predict(trained: Trained, page: L.PageFeatures, dragnet: bool = False) -> np.ndarray:
+    if dragnet:
+        return probability(trained.stage1, L.dragnet_features(page, trained.vocabulary).values)
+    s1 = L.stage1_features(page, trained.vocabulary)
+    p1 = probability(trained.stage1, s1.values)
+    if trained.stage2 is None:
+        return p1
+    return probability(trained.stage2, L.stage2_features(s1, page.doc, p1).values)
+
+
+# ------------------------------------------------------------------ evaluation
+
+def word_f1(pred: str, gold: str) -> float:
+    from ..evaluation.metrics import word_prf
+
+    return word_prf(pred, gold)[2]
+
+
+def page_text(page: Page, keep: np.ndarray) -> str:
+    return "\n\n".join(b.text for b, k in zip(page.features.doc.blocks, keep) if k)
+
+
+def cross_validate(pages: Sequence[Page], k: int, trainer, p: TrainParams, dragnet: bool = False,
+                   log=print, thresholds: Sequence[float] = ()) -> dict:
+    """Domain-grouped K-fold CV; referee word F1 per page type at the model threshold
+    (and, for tuning, at each of ``thresholds``)."""
+    probabilities: list[np.ndarray | None] = [None] * len(pages)
+    for n, fold in enumerate(group_folds(pages, k, p.seed)):
+        held = set(fold)
+        trained = trainer([pg for i, pg in enumerate(pages) if i not in held], p)
+        for i in fold:
+            probabilities[i] = predict(trained, pages[i].features, dragnet)
+        log(f"  fold {n + 1}/{k}: {len(fold)} pages")
+    report = _score(pages, probabilities, p.threshold)
+    report["at_threshold"] = {t: _score(pages, probabilities, t)["f1"] for t in thresholds}
+    return report
+
+
+def _score(pages: Sequence[Page], probabilities, threshold: float) -> dict:
+    per_type: dict[str, list[float]] = defaultdict(list)
+    for page, prob in zip(pages, probabilities):
+        per_type[page.type].append(word_f1(page_text(page, prob >= threshold), page.gold))
+    scores = [s for v in per_type.values() for s in v]
+    return {"f1": statistics.mean(scores), "pages": len(scores), "threshold": threshold,
+            "f1_by_type": {t: statistics.mean(v) for t, v in sorted(per_type.items())}}
+
+
+def format_report(name: str, report: dict) -> str:
+    types = " ".join(f"{t}={v:.3f}" for t, v in report["f1_by_type"].items())
+    line = f"{name}: CV F1={report['f1']:.3f} over {report['pages']} pages\n  by type: {types}"
+    if report.get("at_threshold"):
+        line += "\n  by threshold: " + " ".join(f"{t:.2f}={v:.3f}" for t, v in report["at_threshold"].items())
+    return line
+
+
+# ------------------------------------------------------------------ entry points
+
+def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, report: dict | None,
+          datasets: Sequence[str | Path]) -> None:
+    models = {"stage1": trained.stage1}
+    if trained.stage2 is not None:
+        models["stage2"] = trained.stage2
+    meta = {"algorithm": algorithm, "vocabulary": list(trained.vocabulary), "threshold": trained.threshold,
+            "seed": p.seed, "params": p.__dict__, "datasets": [Path(d).name for d in datasets],
+            "cv": report}
+    save(models, out, meta)
+
+
+def _train(algorithm: str, dataset_dirs, out, cv: int | None, seed: int, log) -> dict:
+    p = TrainParams(seed=seed)
+    dragnet = algorithm.startswith("dragnet")
+    trainer = {"dragnet": train_dragnet_models, "dragnet-comments": train_dragnet_comments_models,
+               "thresher": train_flagship_models}[algorithm]
+    log(f"preparing pages from {', '.join(map(str, dataset_dirs))}")
+    pages = prepare_pages(dataset_dirs, log)
+    report = None
+    if cv:
+        log(f"{cv}-fold cross-validation grouped by domain")
+        report = cross_validate(pages, cv, trainer, p, dragnet, log)
+        log(format_report(algorithm, report))
+    log(f"fitting the final model on {len(pages)} pages")
+    _save(trainer(pages, p), out, algorithm, p, report, dataset_dirs)
+    log(f"wrote {out}")
+    return report or {}
+
+
+def train_flagship(dataset_dirs, out, *, cv: int | None = 5, seed: int = SEED, log=None) -> dict:
+    return _train("thresher", dataset_dirs, out, cv, seed, log or _stderr)
+
+
+def train_dragnet(dataset_dirs, out, *, cv: int | None = 5, seed: int = SEED, log=None) -> dict:
+    return _train("dragnet", dataset_dirs, out, cv, seed, log or _stderr)
+
+
+def train_dragnet_comments(dataset_dirs, out, *, cv: int | None = None, seed: int = SEED, log=None) -> dict:
+    """Dragnet's content+comments model. Its CV (if asked) scores against the content-only gold."""
+    return _train("dragnet-comments", dataset_dirs, out, cv, seed, log or _stderr)
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

@@ -1,0 +1,163 @@
+"""Tree-ensemble and linear models stored as versioned ``.npz`` files, evaluated with numpy alone.
+
+File layout (``numpy.savez_compressed``, loaded with ``allow_pickle=False``):
+
+* ``header``: a JSON string with ``schema`` (``"thresher.model"``), ``version``,
+  ``kind`` (``"trees"`` or ``"linear"``), ``feature_names`` and free-form
+  ``meta`` (training command, seed, vocabulary, thresholds ...);
+* for ``trees``: ``feature`` (int32, -1 at leaves), ``threshold`` (float64),
+  ``left``/``right`` (int32 absolute node indices; leaves point to
+  themselves), ``value`` (float64 leaf outputs), ``roots`` (int32), ``depth``
+  and ``base`` (scalars). A row goes left when ``x[feature] <= threshold``.
+* for ``linear``: ``mean``, ``scale``, ``coef`` (float64) and ``base``.
+
+The margin is the sum of the leaf values (or the linear score) plus ``base``;
+probabilities are its logistic.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import ModelError
+
+SCHEMA = "thresher.model"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class TreeEnsemble:
+    feature_names: tuple[str, ...]
+    feature: np.ndarray
+    threshold: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    value: np.ndarray
+    roots: np.ndarray
+    depth: int
+    base: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+    kind = "trees"
+
+    def margin(self, x: np.ndarray) -> np.ndarray:
+        """Raw scores for the rows of ``x`` (all trees walked at once, level by level)."""
+        n = x.shape[0]
+        if n == 0 or len(self.roots) == 0:
+            return np.full(n, self.base)
+        padded = np.hstack([x.astype(np.float64), np.zeros((n, 1))])  # column -1 for leaves
+        node = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
+        rows = np.arange(n)[:, None]
+        for _ in range(self.depth):
+            values = padded[rows, self.feature[node]]
+            node = np.where(values <= self.threshold[node], self.left[node], self.right[node])
+        return self.value[node].sum(axis=1) + self.base
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"feature": self.feature, "threshold": self.threshold, "left": self.left, "right": self.right,
+                "value": self.value, "roots": self.roots, "depth": np.asarray(self.depth),
+                "base": np.asarray(self.base)}
+
+
+@dataclass(frozen=True)
+class LinearModel:
+    feature_names: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    base: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+    kind = "linear"
+
+    def margin(self, x: np.ndarray) -> np.ndarray:
+        return ((x.astype(np.float64) - self.mean) / self.scale) @ self.coef + self.base
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"mean": self.mean, "scale": self.scale, "coef": self.coef, "base": np.asarray(self.base)}
+
+
+Model = TreeEnsemble | LinearModel
+
+
+def probability(model: Model, x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-model.margin(x)))
+
+
+def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -> None:
+    """Write one or more named models into a single ``.npz`` file."""
+    arrays: dict[str, np.ndarray] = {}
+    header = {"schema": SCHEMA, "version": VERSION, "meta": meta or {}, "models": {}}
+    for name, model in models.items():
+        header["models"][name] = {"kind": model.kind, "feature_names": list(model.feature_names),
+                                  "meta": model.meta}
+        for key, value in model.arrays().items():
+            arrays[f"{name}.{key}"] = value
+    arrays["header"] = np.asarray(json.dumps(header))
+    with open(path, "wb") as handle:
+        np.savez_compressed(handle, **arrays)
+
+
+def load(path: str | Path) -> tuple[dict[str, Model], dict]:
+    """Read a model file written by :func:`save`; raise :class:`ModelError` when it is not one."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(str(data["header"]))
+            arrays = {key: data[key] for key in data.files if key != "header"}
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(f"{path}: not a thresher model file ({exc})") from None
+    if header.get("schema") != SCHEMA:
+        raise ModelError(f"{path}: schema {header.get('schema')!r} is not {SCHEMA!r}")
+    if header.get("version") != VERSION:
+        raise ModelError(f"{path}: model version {header.get('version')} unsupported (this thresher reads {VERSION})")
+    models = {name: _build(name, spec, arrays) for name, spec in header["models"].items()}
+    return models, header.get("meta", {})
+
+
+def _build(name: str, spec: dict, arrays: dict[str, np.ndarray]) -> Model:
+    get = lambda key: arrays[f"{name}.{key}"]  # noqa: E731
+    names = tuple(spec["feature_names"])
+    if spec["kind"] == "trees":
+        return TreeEnsemble(names, get("feature").astype(np.int64), get("threshold"), get("left").astype(np.int64),
+                            get("right").astype(np.int64), get("value"), get("roots").astype(np.int64),
+                            int(get("depth")), float(get("base")), spec.get("meta", {}))
+    if spec["kind"] == "linear":
+        return LinearModel(names, get("mean"), get("scale"), get("coef"), float(get("base")), spec.get("meta", {}))
+    raise ModelError(f"model {name!r}: unknown kind {spec['kind']!r}")
+
+
+def from_lightgbm_dump(dump: dict, feature_names: tuple[str, ...], meta: dict | None = None) -> TreeEnsemble:
+    """Convert ``Booster.dump_model()`` output into a :class:`TreeEnsemble` (iteratively)."""
+    feature, threshold, left, right, value, roots = [], [], [], [], [], []
+    max_depth = 0
+    for tree in dump["tree_info"]:
+        roots.append(len(feature))
+        stack = [(tree["tree_structure"], None, None, 0)]
+        while stack:
+            node, parent, side, depth = stack.pop()
+            index = len(feature)
+            if parent is not None:
+                (left if side == "L" else right)[parent] = index
+            max_depth = max(max_depth, depth)
+            if "leaf_value" in node or "split_feature" not in node:
+                feature.append(-1)
+                threshold.append(0.0)
+                left.append(index)
+                right.append(index)
+                value.append(float(node.get("leaf_value", 0.0)))
+                continue
+            if node.get("decision_type", "<=") != "<=":
+                raise ModelError("only numerical '<=' splits are supported")
+            feature.append(int(node["split_feature"]))
+            threshold.append(float(node["threshold"]))
+            left.append(-1)
+            right.append(-1)
+            value.append(0.0)
+            stack.append((node["right_child"], index, "R", depth + 1))
+            stack.append((node["left_child"], index, "L", depth + 1))
+    return TreeEnsemble(feature_names, np.asarray(feature, np.int64), np.asarray(threshold, np.float64),
+                        np.asarray(left, np.int64), np.asarray(right, np.int64), np.asarray(value, np.float64),
+                        np.asarray(roots, np.int64), max_depth, 0.0, meta or {})

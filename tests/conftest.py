@@ -1,0 +1,55 @@
+"""Shared test helpers: the ../shared datasets, algorithm discovery, and a quiet Hypothesis profile."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED_DIR = Path(__file__).resolve().parents[2] / "shared"
+DATASETS_DIR = SHARED_DIR / "datasets"
+SHARED_MISSING = "../shared/datasets not found beside the checkout: dataset-based tests skipped"
+
+requires_shared = pytest.mark.skipif(not DATASETS_DIR.is_dir(), reason=SHARED_MISSING)
+
+try:  # Hypothesis is a test extra; tests that need it import it themselves.
+    from hypothesis import HealthCheck, settings
+except ImportError:  # pragma: no cover - only without the test extra
+    pass
+else:
+    # Deterministic (same examples on every run), few examples, no per-example deadline:
+    # CI runs on 2 shared cores and must be neither slow nor flaky.
+    settings.register_profile(
+        "thresher", derandomize=True, max_examples=60, deadline=None, print_blob=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    settings.load_profile("thresher")
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """``../shared`` beside the checkout; skips the test when its datasets are absent."""
+    if not DATASETS_DIR.is_dir():
+        pytest.skip(SHARED_MISSING)
+    return SHARED_DIR
+
+
+def algorithm_names() -> list[str]:
+    """Every registered algorithm (some may need a model that is not installed: see :func:`extract_or_skip`)."""
+    from thresher import algorithms
+
+    return algorithms.names()
+
+
+def extract_or_skip(html, algorithm: str, **options) -> str:
+    """``thresher.extract`` with ``algorithm``; skips the test when the algorithm's model is not installed."""
+    import thresher
+    from thresher.errors import ModelError
+
+    try:
+        return thresher.extract(html, algorithm=algorithm, **options)
+    except ModelError as exc:
+        pytest.skip(f"algorithm {algorithm!r} needs a model that is not installed: {exc}")
+
+
+def require_model(algorithm: str) -> None:
+    """Skip now (cheaply, on a tiny page) when ``algorithm`` needs a model that is not installed."""
+    extract_or_skip("<html><body><p>A tiny page to load the model with.</p></body></html>", algorithm)

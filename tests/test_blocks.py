@@ -1,0 +1,278 @@
+"""thresher.blocks: segmentation, block statistics, the element table and page-level facts."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from thresher.blocks import Block, Document, Span, build_document, normalize_space
+from thresher.errors import InputError
+
+
+def texts(html: str) -> list[str]:
+    return [block.text for block in build_document(html).blocks]
+
+
+def only_block(html: str) -> Block:
+    (block,) = build_document(html).blocks
+    return block
+
+
+# -------------------------------------------------------------- segmentation
+
+def test_block_tags_split_and_inline_tags_do_not():
+    html = "<body><p>one <b>bold</b> <i>it</i> <span>span</span></p><div>two</div><li>three</li><h3>four</h3></body>"
+    assert texts(html) == ["one bold it span", "two", "three", "four"]
+
+
+def test_text_around_a_nested_block_becomes_separate_blocks():
+    assert texts("<div>before<p>inside</p>after</div>") == ["before", "inside", "after"]
+
+
+def test_a_single_br_does_not_split():
+    assert texts("<div>one<br>two</div>") == ["one two"]
+
+
+def test_two_brs_split_even_with_whitespace_between():
+    assert texts("<div>one<br><br>two<br> \n <br>three</div>") == ["one", "two", "three"]
+
+
+def test_a_single_br_is_a_newline_span_of_the_br_element():
+    doc = build_document("<div>one<br>two</div>")
+    (block,) = doc.blocks
+    br = doc.elements.tags.index("br")
+    assert Span("\n", br) in block.spans
+    assert [s.text for s in block.spans] == ["one", "\n", "two"]
+
+
+def test_spans_name_the_element_directly_containing_the_text():
+    doc = build_document("<p>plain <b>bold <i>both</i></b> end</p>")
+    (block,) = doc.blocks
+    tags = doc.elements.tags
+    assert [(s.text, tags[s.element]) for s in block.spans] == [
+        ("plain ", "p"), ("bold ", "b"), ("both", "i"), (" end", "p")]
+
+
+def test_table_cells_are_blocks():
+    assert texts("<table><tr><td>a</td><td>b</td></tr><tr><th>c</th></tr></table>") == ["a", "b", "c"]
+
+
+def test_whitespace_only_content_makes_no_block():
+    assert texts("<div>   </div><p>\n\t</p><p>x</p>") == ["x"]
+
+
+def test_text_outside_any_block_tag_belongs_to_body():
+    doc = build_document("just some text")
+    (block,) = doc.blocks
+    assert block.text == "just some text"
+    assert block.tag == "body"
+
+
+# ----------------------------------------------------------- normalisation
+
+def test_whitespace_is_collapsed_and_entities_decoded():
+    block = only_block("<p>  many \n\n spaces\t&amp; tabs&nbsp;and&#160;nbsp  </p>")
+    assert block.text == "many spaces & tabs and nbsp"
+    assert block.char_count == len(block.text)
+    assert block.word_count == 6
+
+
+def test_pre_keeps_newlines_and_indentation_but_not_blank_edges():
+    block = only_block("<pre>\n\n  def f():\n      return 1   \n\n</pre>")
+    assert block.text == "  def f():\n      return 1"
+    assert block.tag == "pre"
+
+
+def test_text_inside_pre_descendants_keeps_newlines():
+    block = only_block("<pre><code>a = 1\nb = 2</code></pre>")
+    assert block.text == "a = 1\nb = 2"
+
+
+def test_normalize_space():
+    assert normalize_space("  a \n b\t\tc ") == "a b c"
+
+
+# ----------------------------------------------------------- block statistics
+
+def test_link_char_and_word_counts():
+    block = only_block('<p>Read <a href="/x">the   full story</a> or <a href="/y">more</a>.</p>')
+    assert block.text == "Read the full story or more."
+    assert block.link_char_count == len("the full story") + len("more")
+    assert block.link_word_count == 4
+    assert block.link_density == pytest.approx(18 / len(block.text))
+
+
+def test_link_density_of_an_all_link_block_is_one():
+    assert only_block('<li><a href="/">Home page</a></li>').link_density == 1.0
+
+
+def test_heading_flag_for_heading_tags_and_text_inside_them():
+    doc = build_document("<h1>Title</h1><h2>Sub <span>title</span></h2><p>body</p>")
+    assert [(b.text, b.is_heading) for b in doc.blocks] == [
+        ("Title", True), ("Sub title", True), ("body", False)]
+
+
+def test_tag_count_counts_start_tags_opened_in_the_block():
+    doc = build_document("<div><p>a <b>b</b> <i>c <u>d</u></i></p><p>plain</p></div>")
+    assert [(b.text, b.tag_count) for b in doc.blocks] == [("a b c d", 4), ("plain", 1)]
+
+
+def test_offsets_accumulate_block_text_lengths():
+    doc = build_document("<p>one</p><p>three</p><p>x</p>")
+    assert [b.offset for b in doc.blocks] == [0, 3, 8]
+    assert doc.text_length == 9
+
+
+def test_block_indices_are_positions():
+    doc = build_document("<p>a</p><p>b</p><div>c<p>d</p>e</div>")
+    assert [b.index for b in doc.blocks] == list(range(len(doc.blocks)))
+
+
+# ----------------------------------------------------------- element table
+
+PAGE = ('<html lang="en"><head><title>T</title></head><body>'
+        '<div id="main" class="content wide"><p>first</p><section><p>second</p><p>third</p></section></div>'
+        '<footer><p>foot</p></footer></body></html>')
+
+
+def test_elements_are_in_pre_order_with_parents_and_depths():
+    doc = build_document(PAGE)
+    els = doc.elements
+    # head is skipped: its children (title) are not in the table
+    assert els.tags == ("html", "head", "body", "div", "p", "section", "p", "p", "footer", "p")
+    assert els.parents[0] == -1
+    for i in range(1, len(els)):
+        assert els.parents[i] < i
+        assert els.depths[i] == els.depths[els.parents[i]] + 1
+
+
+def test_element_accessors():
+    doc = build_document(PAGE)
+    div = doc.elements[doc.elements.tags.index("div")]
+    assert div.tag == "div" and div.id == "main" and div.classes == ("content", "wide")
+    assert div.attr("id") == "main" and div.attr("missing", "dflt") == "dflt"
+    assert doc.elements[-1].tag == "p"
+    assert [e.tag for e in doc.elements[0:3]] == ["html", "head", "body"]
+
+
+def test_element_blocks_and_block_element_map_both_ways():
+    doc = build_document(PAGE)
+    tags = doc.elements.tags
+    assert [b.text for b in doc.blocks] == ["first", "second", "third", "foot"]
+    div, section, footer = tags.index("div"), tags.index("section"), tags.index("footer")
+    assert doc.element_blocks(div) == range(0, 3)
+    assert doc.element_blocks(section) == range(1, 3)
+    assert doc.element_blocks(footer) == range(3, 4)
+    assert doc.element_blocks(0) == range(0, 4)
+    for block in doc.blocks:
+        assert doc.elements[block.element].tag == block.tag == "p"
+        assert block.index in doc.element_blocks(block.element)
+        assert doc.block_element(block.index).index == block.element
+
+
+def test_every_block_lies_in_each_ancestor_s_range():
+    doc = build_document(PAGE)
+    for block in doc.blocks:
+        for el in doc.ancestors(block.element):
+            assert block.index in doc.element_blocks(el.index)
+
+
+def test_path_runs_from_root_to_the_block_element():
+    doc = build_document(PAGE)
+    tags = doc.elements.tags
+    path = doc.path(2)  # "third"
+    assert [tags[i] for i in path] == ["html", "body", "div", "section", "p"]
+    assert path[-1] == doc.blocks[2].element
+    assert [e.index for e in doc.path_elements(2)] == list(path)
+    assert [e.index for e in doc.ancestors(path[-1])] == list(reversed(path))
+
+
+def test_elements_without_text_have_empty_block_ranges():
+    doc = build_document("<p>a</p><div><img src=x></div><p>b</p>")
+    div = doc.elements.tags.index("div")
+    assert len(doc.element_blocks(div)) == 0
+
+
+# ------------------------------------------------------ excluded content
+
+def test_script_style_head_and_friends_are_not_page_text():
+    html = ("<html><head><title>Title</title><style>.x{}</style></head><body>"
+            "<script>var secret = 'script text';</script><style>p { color: red }</style>"
+            "<template><p>template text</p></template><svg><text>svg text</text></svg>"
+            "<p>visible</p></body></html>")
+    doc = build_document(html)
+    assert [b.text for b in doc.blocks] == ["visible"]
+    skipped = sorted(doc.elements.tags[i] for i in doc.skipped)
+    assert skipped == ["head", "script", "style", "svg", "template"]
+
+
+def test_noscript_content_is_page_text():
+    assert texts("<body><noscript>Please enable JavaScript</noscript><p>x</p></body>") == [
+        "Please enable JavaScript", "x"]
+
+
+# ------------------------------------------------------ page-level facts
+
+HEAD = """<html lang="de-AT"><head><title>  The   Title </title><title>second</title>
+<meta name="Description" content="A description.">
+<meta property="OG:Title" content="OG title">
+<meta name="empty" content="">
+<meta charset="utf-8">
+<script type="application/ld+json">{"@type": "Article", "headline": "H",
+  "@graph": [{"@type": "Person", "name": "P"}]}</script>
+<script type="application/ld+json">not json</script>
+</head><body><p>text</p>
+<script type="application/ld+json; charset=utf-8">[{"@type": "WebPage"}]</script></body></html>"""
+
+
+def test_title_lang_and_meta():
+    doc = build_document(HEAD, url="https://example.org/a")
+    assert doc.title == "The Title"
+    assert doc.lang == "de"
+    assert doc.url == "https://example.org/a"
+    assert doc.meta == (("description", "A description."), ("og:title", "OG title"), ("empty", ""))
+    assert doc.meta_content("og:title", "description") == "A description."
+    assert doc.meta_content("empty", "OG:TITLE") == "OG title"
+    assert doc.meta_content("nothing") == ""
+
+
+def test_json_ld_is_collected_from_head_and_body_and_flattened():
+    doc = build_document(HEAD)
+    assert len(doc.json_ld) == 3
+    types = [obj.get("@type") for obj in doc.json_ld_objects()]
+    assert types == ["Article", "Person", "WebPage"]
+
+
+def test_document_is_frozen_and_records_its_source():
+    html = "<p>hello</p>"
+    doc = build_document(html, encoding="utf-8")
+    assert isinstance(doc, Document)
+    assert doc.source_length == len(html) and doc.encoding == "utf-8"
+    assert len(doc) == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        doc.title = "x"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("html", ["", "   \n "])
+def test_empty_input_is_refused(html):
+    with pytest.raises(InputError):
+        build_document(html)
+
+
+def test_a_page_without_text_has_no_blocks():
+    doc = build_document("<html><body><img src=x><div> </div></body></html>")
+    assert doc.blocks == ()
+    assert all(len(doc.element_blocks(i)) == 0 for i in range(len(doc.elements)))
+
+
+# ------------------------------------------------------ hostile structure
+
+def test_100000_deep_nesting_builds_and_keeps_the_deep_paragraph():
+    depth = 100_000
+    html = ("<html><body><p>top paragraph</p>" + "<div>" * depth + "<p>the deep paragraph text</p>"
+            + "</div>" * depth + "<p>bottom paragraph</p></body></html>")
+    doc = build_document(html)
+    assert [b.text for b in doc.blocks] == ["top paragraph", "the deep paragraph text", "bottom paragraph"]
+    deep = doc.blocks[1]
+    assert len(doc.path(deep.index)) > 100  # really nested, capped by the parser limits
+    assert max(doc.elements.depths) <= 401

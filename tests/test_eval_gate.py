@@ -1,0 +1,78 @@
+"""Quality gate: word-level F1 on the shared datasets must not fall below pinned floors.
+
+Each floor is the F1 measured when it was pinned, minus 0.01: a real
+regression fails, noise does not. Raise a floor when an algorithm improves.
+
+Subsets, to keep the gate at about 20 s per algorithm on 2 cores:
+* ``wcxb-dev``: every 3rd page in sorted-id order (``select(pages, every=3)``,
+  499 of 1,497 pages); every wcxb-dev floor below was measured on that subset.
+* ``readability``: all 130 pages.
+
+Measured 2026-11-22 with ``evaluate_pages(select(load(dir), every), kind,
+ThresherExtractor(name))`` (what this test runs); full-dataset numbers from
+``python -m thresher evaluate DIR --algorithm NAME`` are in the comments.
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import require_model, requires_shared
+from thresher import algorithms
+from thresher.evaluation import ThresherExtractor, detect_kind, evaluate_pages, load, select
+
+pytestmark = [pytest.mark.slow, requires_shared]
+
+EVERY = {"wcxb-dev": 3, "readability": 1}
+
+FLOORS: dict[tuple[str, str], float] = {
+    # measured 0.7077 (full wcxb-dev: 0.709); readability 0.5738 (full run: 0.574)
+    ("justext", "wcxb-dev"): 0.697,
+    ("justext", "readability"): 0.563,
+    # measured 0.7956 (full wcxb-dev: 0.791); readability 0.9016 (full run: 0.902)
+    ("declutter", "wcxb-dev"): 0.785,
+    ("declutter", "readability"): 0.891,
+    # measured 0.7410 / 0.7678
+    ("boilerpipe-article", "wcxb-dev"): 0.731,
+    ("boilerpipe-article", "readability"): 0.757,
+    # measured 0.7562 / 0.8236
+    ("density", "wcxb-dev"): 0.746,
+    ("density", "readability"): 0.813,
+    # measured 0.7671 / 0.8473
+    ("cetr", "wcxb-dev"): 0.757,
+    ("cetr", "readability"): 0.837,
+    # TODO(lead): learned algorithms, not measurable yet (their shipped models are missing):
+    # ("thresher", "wcxb-dev"): ..., ("thresher", "readability"): ...,
+    # ("dragnet", "wcxb-dev"): ..., ("dragnet", "readability"): ...,
+    # ("density+classifier", "wcxb-dev"): ..., ("density+classifier", "readability"): ...,
+}
+
+
+@pytest.fixture(scope="module")
+def datasets(shared_dir):
+    """Dataset name -> (kind, selected pages), each loaded once per module."""
+    cache: dict[str, tuple] = {}
+
+    def get(name: str):
+        if name not in cache:
+            root = shared_dir / "datasets" / name
+            if not root.is_dir():
+                pytest.skip(f"dataset {name} not found at {root}")
+            cache[name] = (detect_kind(root), tuple(select(load(root), EVERY[name])))
+        return cache[name]
+
+    return get
+
+
+@pytest.mark.parametrize("algorithm,dataset", sorted(FLOORS), ids=lambda x: x)
+def test_f1_floor(algorithm, dataset, datasets):
+    if algorithm not in algorithms.names():
+        pytest.skip(f"algorithm {algorithm!r} is not registered")
+    require_model(algorithm)
+    kind, pages = datasets(dataset)
+    result = evaluate_pages(pages, kind, ThresherExtractor(algorithm), name=dataset)
+    summary = result.summary
+    failed = [page.id for page in result.pages if page.error is not None]
+    assert not failed, f"{algorithm} raised on {len(failed)} {dataset} pages, e.g. {failed[:5]}"
+    floor = FLOORS[(algorithm, dataset)]
+    assert summary.f1 >= floor, (f"{algorithm} on {dataset} (every {EVERY[dataset]}): F1 {summary.f1:.4f} "
+                                 f"< floor {floor:.3f}\n{result.report()}")

@@ -1,0 +1,196 @@
+"""Bad inputs and hostile pages, through ``thresher.extract`` with every registered algorithm.
+
+A bad input either raises :class:`thresher.errors.InputError` or gives a string;
+never any other exception. Hostile pages (huge, deep, attribute floods) finish
+within the issue's time limits and keep their article text. Algorithms whose
+model is not installed are skipped with the reason.
+"""
+from __future__ import annotations
+
+import codecs
+import random
+import time
+
+import pytest
+
+from conftest import algorithm_names, extract_or_skip, require_model
+from thresher.algorithms import DEFAULT
+from thresher.errors import InputError
+
+ALGORITHMS = algorithm_names()
+
+# Stop-word-dense English sentences: every paragraph made of them is 'good' for jusText.
+SENTENCES = (
+    "It was the best of times and it was the worst of times, and we were all going to the place where they had been before.",
+    "As if there was nothing that could be done about it by any of us who were there with them at the time, we went on.",
+    "She said that the river would rise again in the spring, and that the people of the village should be ready for it.",
+    "There is no reason to think that this will be any different from what has happened in the past, he told them.",
+    "When the train finally arrived at the station, most of the passengers had already given up and gone back to their homes.",
+    "He wrote to his mother every week, although he knew that she would not be able to read all of what he had to say.",
+    "They had been working on the bridge for almost a year before anyone noticed that it was not where it should have been.",
+    "If you want to understand how the market works, you have to spend some time with the people who sell things in it.",
+)
+
+
+def paragraph(label: str, index: int, sentences: int = 4) -> str:
+    """Plain text of one paragraph: a unique label, then prose."""
+    body = " ".join(SENTENCES[(index * 3 + k) % len(SENTENCES)] for k in range(sentences))
+    return f"{label} {index}: {body}"
+
+
+NAV = ('<nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>'
+       '<li><a href="/sport">Sport</a></li><li><a href="/about">About us</a></li></ul></nav>')
+FOOTER = '<footer><p>&copy; 2024 Example Media. All rights reserved.</p></footer>'
+
+
+def article_page(inner: str, title: str = "A hostile page") -> str:
+    return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title></head>"
+            f"<body>{NAV}<article><h1>{title}</h1>{inner}</article>{FOOTER}</body></html>")
+
+
+# ------------------------------------------------------------------ bad inputs
+
+PAGE_TEXT = paragraph("Truncated", 1)
+FRENCH = "Le café était très agréable, à côté de la forêt où l'on s'arrête souvent. " * 4
+
+
+def _random_bytes(seed: int, n: int, low: int = 0) -> bytes:
+    rng = random.Random(seed)
+    return bytes(rng.randrange(low, 256) for _ in range(n))
+
+
+# name -> (input, expectation): "error" = InputError, "text" = a string, "either" = one of both
+BAD_INPUTS = {
+    "empty bytes": (b"", "error"),
+    "empty str": ("", "error"),
+    "whitespace bytes": (b" \n\t\r\n  ", "error"),
+    "whitespace str": ("   \n\n\t ", "error"),
+    "binary garbage": (_random_bytes(1, 8192), "error"),
+    "high-byte garbage": (_random_bytes(2, 8192, low=128), "either"),
+    "pdf": (b"%PDF-1.4\n%\xc7\xec\x8f\xa2\n5 0 obj\n<</Length 6 0 R/Filter /FlateDecode>>\nstream\n"
+            + _random_bytes(3, 2048) + b"\nendstream\nendobj\n", "error"),
+    "png": (b"\x89PNG\r\n\x1a\n" + _random_bytes(4, 1024), "error"),
+    "utf-16 page with bom": (codecs.BOM_UTF16_LE + article_page(f"<p>{PAGE_TEXT}</p>").encode("utf-16-le"), "text"),
+    "truncated mid-tag": (article_page(f"<p>{PAGE_TEXT}</p>")[:-60].encode() + b'<div class="trunc', "text"),
+    "truncated mid-attribute": (f'<html><body><p>{PAGE_TEXT}</p><a href="http://exa', "text"),
+    "truncated mid-comment": (f"<html><body><p>{PAGE_TEXT}</p><!-- a comment that never", "text"),
+    "truncated mid-entity": (f"<html><body><p>{PAGE_TEXT} &am", "text"),
+    "unclosed script": (f"<html><body><p>{PAGE_TEXT}</p><script>var x = '<p>not text</p>';", "text"),
+    "wrong declared charset": (article_page(f"<p>{FRENCH}</p>").encode("latin-1"), "text"),
+    "unknown declared charset": (b'<meta charset="x-klingon"><p>' + PAGE_TEXT.encode() + b"</p>", "text"),
+    "plain text": ("This is not HTML at all.\nJust a few lines of plain text,\nlike a README file.\n", "text"),
+    "plain text bytes": (b"Name: value\nOther: thing\n\nA paragraph of plain text without any markup.", "text"),
+    "json": (b'{"title": "not a page", "items": [1, 2, 3]}', "text"),
+    "markup without text": ("<html><head><title>t</title></head><body><div><img src=x></div></body></html>", "text"),
+    "only a comment": ("<!-- nothing here -->", "text"),
+    "lone angle brackets": ("< < > > <<>> </> <!", "text"),
+    "nul characters": ("<p>nul\x00 in\x00 the\x00 middle of a paragraph of text</p>", "text"),
+    "control characters in str": ("<p>bell\x07 escape\x1b form\x0c feed</p>" * 3, "text"),
+    "lone surrogate": ("<p>a lone surrogate \ud800 in the text</p>", "either"),
+    "unbalanced tags": ("</div></p></span><p>text</b></i><li>item</table></html>" * 20, "text"),
+    "frameset": ('<html><frameset><frame src="a.html"><frame src="b.html"></frameset></html>', "text"),
+    "svg document": (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><text>hi</text></svg>', "text"),
+}
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("name", list(BAD_INPUTS))
+def test_bad_input_gives_input_error_or_text(name, algorithm):
+    data, expected = BAD_INPUTS[name]
+    try:
+        out = extract_or_skip(data, algorithm)
+    except InputError:
+        assert expected in ("error", "either"), f"{name}: InputError for a page"
+        return
+    assert expected in ("text", "either"), f"{name}: expected InputError, got {out[:80]!r}"
+    assert isinstance(out, str)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_truncated_page_keeps_its_text(algorithm):
+    html = article_page("".join(f"<p>{paragraph('Kept', i)}</p>" for i in range(6)))
+    cut = html[:html.rindex("</article>") - 3]  # inside the closing </p>
+    out = extract_or_skip(cut, algorithm)
+    assert paragraph("Kept", 2) in out
+
+
+# ------------------------------------------------------------ (a) a 20 MB article
+
+def big_article(target_bytes: int = 20_000_000) -> tuple[str, list[str]]:
+    paragraphs, size, parts = [], 0, []
+    while size < target_bytes:
+        text = paragraph("Paragraph", len(paragraphs), sentences=4)
+        paragraphs.append(text)
+        part = f"<p>{text}</p>\n"
+        parts.append(part)
+        size += len(part)
+    return article_page("".join(parts), "A very long article"), paragraphs
+
+
+@pytest.fixture(scope="module")
+def twenty_megabytes() -> tuple[bytes, list[str]]:
+    html, paragraphs = big_article()
+    data = html.encode("utf-8")
+    assert len(data) >= 20_000_000
+    return data, paragraphs
+
+
+@pytest.mark.parametrize("algorithm", sorted({DEFAULT, "justext"}))
+def test_20mb_article_is_extracted_whole_in_under_10s(algorithm, twenty_megabytes):
+    require_model(algorithm)
+    data, paragraphs = twenty_megabytes
+    start = time.perf_counter()
+    out = extract_or_skip(data, algorithm)
+    seconds = time.perf_counter() - start
+    found = set(out.split("\n\n"))
+    missing = [p for p in paragraphs if p not in found]
+    assert not missing, f"{len(missing)} of {len(paragraphs)} paragraphs missing, e.g. {missing[0][:60]!r}"
+    assert seconds < 10, f"{algorithm}: {len(data) / 1e6:.1f} MB took {seconds:.1f} s (limit 10 s)"
+
+
+# ------------------------------------------------------------ (b) 100,000 nested divs
+
+DEPTH = 100_000
+DEEP_PARAGRAPH = paragraph("Deep paragraph", 0, sentences=48)  # long enough to outweigh the markup around it
+
+
+@pytest.fixture(scope="module")
+def deep_page() -> str:
+    inner = (f"<p>{paragraph('Before', 1)}</p><p>{paragraph('Before', 2)}</p>"
+             + "<div>" * DEPTH + f"<p>{DEEP_PARAGRAPH}</p>" + "</div>" * DEPTH
+             + f"<p>{paragraph('After', 3)}</p>")
+    return article_page(inner, "A deeply nested page")
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_paragraph_inside_100000_divs_is_extracted(algorithm, deep_page):
+    out = extract_or_skip(deep_page, algorithm)
+    assert DEEP_PARAGRAPH in out
+
+
+# ------------------------------------------------------------ (c) 200,000 attributes
+
+ATTRIBUTES = 200_000
+
+
+@pytest.fixture(scope="module")
+def flood_page() -> str:
+    flood = " ".join(f'x{i}="{i}"' for i in range(ATTRIBUTES))
+    inner = (f"<p>{paragraph('Before', 1)}</p><p>{paragraph('Before', 2)}</p>"
+             f"<div {flood}></div>"
+             f"<p>{paragraph('After', 3)}</p><p>{paragraph('After', 4)}</p>")
+    html = article_page(inner, "An attribute flood")
+    assert len(html) > 3_000_000
+    return html
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_200000_attributes_finish_in_under_2s_with_the_article_text(algorithm, flood_page):
+    require_model(algorithm)
+    start = time.perf_counter()
+    out = extract_or_skip(flood_page, algorithm)
+    seconds = time.perf_counter() - start
+    for label, index in [("Before", 1), ("Before", 2), ("After", 3), ("After", 4)]:
+        assert paragraph(label, index) in out
+    assert "x199999" not in out
+    assert seconds < 2, f"{algorithm}: the attribute flood took {seconds:.2f} s (limit 2 s)"

@@ -1,0 +1,127 @@
+"""thresher.parse: the attribute and depth caps that keep hostile pages linear, and parse()."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from thresher.errors import InputError
+from thresher.parse import ParseLimits, cap_attributes, cap_depth, parse, sanitize
+
+NORMAL = ('<html><head><title>T</title></head><body><div class="a" id="b">'
+          '<p>Hello <a href="/x">world</a>.</p><br/><img src="i.png" alt="x"></div></body></html>')
+
+
+def flood_tag(n: int, name: str = "div") -> str:
+    return f"<{name} " + " ".join(f'data-a{i}="v{i}"' for i in range(n)) + ">"
+
+
+# ------------------------------------------------------------ cap_attributes
+
+def test_cap_attributes_keeps_the_first_n_attributes():
+    html = "<body>" + flood_tag(2000) + "inside</div><p>after</p></body>"
+    out = cap_attributes(html, max_attributes=10)
+    tag = re.search(r"<div[^>]*>", out).group(0)
+    assert re.findall(r'data-a(\d+)="v\1"', tag) == [str(i) for i in range(10)]
+    assert out.endswith("inside</div><p>after</p></body>")
+    assert out.startswith("<body><div ")
+
+
+def test_cap_attributes_handles_quoted_unquoted_and_bare_attributes():
+    attrs = " ".join(f"a{i}='x y' b{i}=z c{i}" for i in range(700))
+    html = f"<span {attrs}>text</span>"
+    out = cap_attributes(html, max_attributes=4)
+    assert out == "<span a0='x y' b0=z c0 a1='x y'>text</span>"
+
+
+def test_cap_attributes_leaves_a_long_tag_with_few_attributes_alone():
+    html = '<p><img src="data:image/png;base64,' + "A" * 10000 + '" alt="pixel">text</p>'
+    assert cap_attributes(html, max_attributes=2) is html
+
+
+def test_cap_attributes_returns_the_same_object_when_nothing_to_fix():
+    assert cap_attributes(NORMAL) is NORMAL
+    flood = flood_tag(300) + "x</div>"
+    assert cap_attributes(flood, max_attributes=300) is flood
+
+
+def test_cap_attributes_caps_every_flooded_tag():
+    html = flood_tag(600) + "a</div>" + flood_tag(600, "span") + "b</span>"
+    out = cap_attributes(html, max_attributes=3)
+    assert out == ('<div data-a0="v0" data-a1="v1" data-a2="v2">a</div>'
+                   '<span data-a0="v0" data-a1="v1" data-a2="v2">b</span>')
+
+
+# ----------------------------------------------------------------- cap_depth
+
+def test_cap_depth_drops_only_the_over_deep_tags_and_keeps_all_text():
+    html = "<body>" + "".join(f"<div>t{i} " for i in range(50)) + "deep" + "</div>" * 50 + "<p>after</p></body>"
+    out = cap_depth(html, max_depth=20)
+    assert out.count("<div>") == 20 - 1  # body takes one level
+    assert out.count("</div>") == 19
+    assert re.sub(r"<[^>]+>", "", out) == re.sub(r"<[^>]+>", "", html)  # every character of text kept
+    assert out.endswith("<p>after</p></body>")
+
+
+def test_cap_depth_leaves_void_and_self_closing_tags_alone():
+    html = "<div>" * 30 + "<br><img src=x><x/>text" + "</div>" * 30
+    out = cap_depth(html, max_depth=10)
+    assert "<br><img src=x><x/>text" in out
+    assert out.count("<div>") == 10
+
+
+def test_cap_depth_returns_the_same_object_when_nothing_to_fix():
+    shallow = "<div>" * 10 + "text" + "</div>" * 10
+    assert cap_depth(shallow, max_depth=20) is shallow
+    assert cap_depth(NORMAL) is NORMAL
+
+
+def test_cap_depth_skips_pages_with_few_tags():
+    deep = "<div>" * 50 + "text" + "</div>" * 50
+    assert cap_depth(deep, max_depth=10, min_tags=1000) is deep
+    assert cap_depth(deep, max_depth=10) is not deep
+
+
+def test_cap_depth_on_100000_levels():
+    html = "<div>" * 100_000 + "<p>the deep paragraph</p>" + "</div>" * 100_000
+    out = cap_depth(html, max_depth=400)
+    assert out.count("<div>") == 400
+    assert "<p>" not in out  # the paragraph itself was over-deep
+    assert "the deep paragraph" in out
+
+
+# ------------------------------------------------------------ sanitize, parse
+
+def test_sanitize_drops_nul_characters():
+    assert sanitize("<p>a\x00b</p>") == "<p>ab</p>"
+
+
+def test_sanitize_returns_the_same_object_for_an_ordinary_page():
+    assert sanitize(NORMAL) is NORMAL
+
+
+def test_sanitize_applies_both_caps():
+    html = "<body>" + flood_tag(1000) + "<div>" * 30000 + "text" + "</div>" * 30001 + "</body>"
+    out = sanitize(html, ParseLimits(max_attributes=5, max_depth=100, depth_check_tags=10))
+    assert out.count("data-a") == 5
+    assert out.count("<div>") < 100
+    assert "text" in out
+
+
+def test_parse_gives_a_tree():
+    tree = parse(NORMAL)
+    assert tree.css_first("a").text() == "world"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t"])
+def test_parse_refuses_empty_input(text):
+    with pytest.raises(InputError):
+        parse(text)
+
+
+def test_parse_keeps_all_of_a_capped_flood_tag_s_content():
+    html = "<body><p>before</p>" + flood_tag(200_000) + "<p>inside the flood</p></div></body>"
+    tree = parse(html)
+    div = tree.css_first("div")
+    assert len(div.attributes) == ParseLimits().max_attributes
+    assert "inside the flood" in tree.body.text()

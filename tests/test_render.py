@@ -1,0 +1,275 @@
+"""Renderers: text, markdown, html (purified) and json, over hand-made results."""
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+
+import pytest
+
+import thresher
+from thresher.algorithms.base import Classification
+from thresher.api import Result
+from thresher.blocks import build_document
+from thresher.metadata import Metadata
+from thresher.render import render
+from thresher.render.common import ALLOWED_ATTRIBUTES, ALLOWED_TAGS, safe_url
+from thresher.render.markdown import escape
+
+URL = "https://example.com/news/story.html"
+
+
+def result_for(body: str, labels=None, url: str | None = URL, title: str = "A page") -> Result:
+    """A result of ``body`` with every block kept (or ``labels``)."""
+    doc = build_document(f"<html><head><title>{title}</title></head><body>{body}</body></html>", url)
+    chosen = [True] * len(doc.blocks) if labels is None else labels
+    classification = Classification.from_labels(chosen, [f"r{i}" for i in range(len(chosen))],
+                                                [float(i) for i in range(len(chosen))])
+    return Result(doc, classification, "test", "en", Metadata(title=doc.title, url=url or ""))
+
+
+# ------------------------------------------------------------------ text
+
+def test_text_paragraphs_and_headings():
+    result = result_for("<h1>Title</h1><p>First   paragraph\nhere.</p><div>Second</div>")
+    assert render(result, "text") == "Title\n\nFirst paragraph here.\n\nSecond"
+
+
+def test_text_keeps_pre_newlines():
+    result = result_for("<p>Intro</p><pre>line one\n  line two</pre>")
+    assert render(result, "text") == "Intro\n\nline one\n  line two"
+
+
+def test_text_skips_dropped_blocks_and_ignores_options():
+    result = result_for("<p>keep</p><p>drop</p><p>keep too</p>", labels=[True, False, True])
+    assert render(result, "text", links=True) == "keep\n\nkeep too"
+
+
+def test_empty_result_renders_empty_text_and_markdown():
+    result = result_for("<p>x</p>", labels=[False])
+    assert render(result, "text") == "" and render(result, "markdown") == ""
+
+
+# ------------------------------------------------------------------ markdown
+
+def md(body: str, **options) -> str:
+    return render(result_for(body), "markdown", **options)
+
+
+def test_markdown_headings():
+    assert md("<h1>One</h1><h3>Three</h3><h6>Six</h6>") == "# One\n\n### Three\n\n###### Six"
+
+
+def test_markdown_inline_styles():
+    out = md("<p>Some <b>bold</b>, <em>italic</em>, <strong><i>both</i></strong> and <code>a*b</code>.</p>")
+    assert out == "Some **bold**, *italic*, ***both*** and `a*b`."
+
+
+def test_markdown_inline_style_spaces_stay_outside_markers():
+    assert md("<p>a<b> bold </b>b</p>") == "a **bold** b"
+
+
+def test_markdown_lists_nest_by_enclosing_lists():
+    out = md("<ul><li>one</li><li>two<ul><li>two a</li></ul></li></ul><ol><li>first</li><li>second</li></ol>")
+    assert out == "- one\n- two\n  - two a\n\n1. first\n1. second"
+
+
+def test_markdown_table_has_header_separator_after_first_row():
+    out = md("<table><tr><th>Name</th><th>Value</th></tr><tr><td>a|b</td><td>1</td></tr></table>")
+    assert out == "| Name | Value |\n|---|---|\n| a\\|b | 1 |"
+
+
+def test_markdown_two_tables_stay_apart():
+    out = md("<table><tr><td>a</td></tr></table><p>between</p><table><tr><td>b</td></tr></table>")
+    assert out == "| a |\n|---|\n\nbetween\n\n| b |\n|---|"
+
+
+def test_markdown_fenced_code_keeps_newlines_and_language():
+    out = md('<pre class="language-python">def f():\n    return "```"</pre>')
+    assert out == '````python\ndef f():\n    return "```"\n````'
+
+
+def test_markdown_blockquote():
+    assert md("<blockquote><p>Wise words.</p></blockquote><p>After.</p>") == "> Wise words.\n\nAfter."
+
+
+def test_markdown_links_only_on_request():
+    body = '<p>See <a href="../other.html">the other page</a> now.</p>'
+    assert md(body) == "See the other page now."
+    assert md(body, links=True) == "See [the other page](https://example.com/other.html) now."
+
+
+def test_markdown_unsafe_links_lose_their_url():
+    body = '<p><a href="javascript:alert(1)">click</a> <a href="data:text/html,x">data</a></p>'
+    assert md(body, links=True) == "click data"
+
+
+def test_markdown_escapes_markup_characters():
+    assert md("<p>2 * 3 = 6 and [x] and _y_ but snake_case</p>") == \
+        "2 \\* 3 = 6 and \\[x\\] and \\_y\\_ but snake_case"
+    assert md("<p># not a heading</p><p>1. not a list</p><p>- nor this</p>") == \
+        "\\# not a heading\n\n1\\. not a list\n\n\\- nor this"
+
+
+def test_markdown_escape_helper_leaves_plain_text_alone():
+    assert escape("Plain words, 2020 numbers and a-b dashes.") == "Plain words, 2020 numbers and a-b dashes."
+
+
+def test_markdown_code_is_not_escaped():
+    assert md("<p><code>a_b * [c]</code></p>") == "`a_b * [c]`"
+
+
+# ------------------------------------------------------------------ html
+
+class TagCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, list]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, attrs))
+
+
+def html_out(body: str, **options) -> str:
+    return render(result_for(body), "html", **options)
+
+
+def article_of(out: str) -> str:
+    return out.split("<article>\n", 1)[1].split("\n</article>", 1)[0]
+
+
+def test_html_is_a_full_document():
+    out = render(result_for("<p>Hi</p>", title="Tom &amp; Jerry <3"), "html")
+    assert out.startswith("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+    assert "<title>Tom &amp; Jerry &lt;3</title>" in out
+    assert out.rstrip().endswith("</article></body></html>")
+    assert article_of(out) == "<p>Hi</p>"
+
+
+HOSTILE = """
+<p onclick="steal()" style="color:red">Hello <b onmouseover="x()">world</b>
+<a href="javascript:alert(1)">js</a> <a href=" java&#9;script:alert(2)">tab</a>
+<a href="vbscript:msgbox(1)">vb</a> <a href="data:text/html;base64,PHNjcmlwdD4=">data</a>
+<a href="/ok" onclick="x()">ok</a><script>alert(3)</script><img src=x onerror="alert(4)">
+&lt;script&gt;alert(5)&lt;/script&gt;</p>
+<iframe src="https://evil.example"></iframe><style>body{}</style>
+"""
+
+
+def test_html_removes_scripts_handlers_and_unsafe_urls():
+    out = html_out(HOSTILE)
+    lowered = out.lower()
+    for bad in ("<script", "onclick", "onmouseover", "onerror", "javascript:", "vbscript:", "data:",
+                "<iframe", "<style", "style=", "<img", "alert(3)"):
+        assert bad not in lowered, bad
+    assert '<a href="https://example.com/ok">ok</a>' in out
+    assert "&lt;script&gt;alert(5)&lt;/script&gt;" in out  # text stays text
+    assert "<b>world</b>" in out
+
+
+def test_html_uses_only_whitelisted_tags_and_attributes():
+    body = HOSTILE + """<h2 id="x" class="y">Head</h2><ul><li>a</li><li>b</li></ul>
+        <table border="1"><tr><td colspan="2" width="9">c</td></tr></table><pre>x &lt; y</pre>
+        <blockquote cite="z"><p>q</p></blockquote><figure><figcaption>cap</figcaption></figure>
+        <p><span class="s"><font color="red">flat</font></span> <u>under</u> <em>em</em></p>"""
+    parser = TagCollector()
+    parser.feed(article_of(html_out(body)))
+    assert parser.tags
+    for tag, attrs in parser.tags:
+        assert tag in ALLOWED_TAGS, tag
+        for name, _ in attrs:
+            assert name in ALLOWED_ATTRIBUTES.get(tag, ()), (tag, name)
+
+
+def test_html_text_is_escaped():
+    result = result_for("<p>5 &lt; 6 &amp; \"quotes\" &gt; 4</p>")
+    assert article_of(render(result, "html")) == "<p>5 &lt; 6 &amp; \"quotes\" &gt; 4</p>"
+
+
+def test_html_groups_list_items_and_nests_lists():
+    out = article_of(html_out("<ul><li>one</li><li>two<ol><li>two a</li></ol></li><li>three</li></ul>"))
+    assert out == "<ul><li>one</li><li>two<ol><li>two a</li></ol></li><li>three</li></ul>"
+
+
+def test_html_groups_cells_into_rows_and_one_table():
+    out = article_of(html_out(
+        '<table><tr><th>h1</th><th>h2</th></tr><tr><td colspan="2" onclick="x()">wide</td></tr></table>'))
+    assert out == ('<table><tbody><tr><th>h1</th><th>h2</th></tr>'
+                   '<tr><td colspan="2">wide</td></tr></tbody></table>')
+
+
+def test_html_headings_code_quotes_and_inline_wrappers():
+    out = article_of(html_out(
+        '<h2>Head</h2><pre>a &lt; b\n  c</pre><blockquote><p>q1</p><p>q2</p></blockquote>'
+        '<p><span>x <strong>y <i>z</i></strong> <code>k</code></span></p>'))
+    assert out == "\n".join([
+        "<h2>Head</h2>", "<pre><code>a &lt; b\n  c</code></pre>",
+        "<blockquote><p>q1</p>\n<p>q2</p></blockquote>",
+        "<p>x <strong>y <i>z</i></strong> <code>k</code></p>"])
+
+
+def test_html_links_option():
+    body = '<p><a href="page2.html">next</a></p>'
+    assert article_of(html_out(body)) == '<p><a href="https://example.com/news/page2.html">next</a></p>'
+    assert article_of(html_out(body, links=False)) == "<p>next</p>"
+
+
+def test_html_line_breaks():
+    assert article_of(html_out("<p>line one<br>line two</p>")) == "<p>line one<br>line two</p>"
+
+
+def test_html_attribute_values_are_escaped():
+    out = article_of(html_out('<p><a href="/a?x=1&amp;y=&quot;2&quot;">q</a></p>'))
+    assert out == '<p><a href="https://example.com/a?x=1&amp;y=&quot;2&quot;">q</a></p>'
+
+
+@pytest.mark.parametrize("href, expected", [
+    ("javascript:alert(1)", ""), ("JaVaScRiPt:alert(1)", ""), (" java\tscript:x", ""),
+    ("vbscript:x", ""), ("data:text/html,x", ""), ("", ""),
+    ("/a", "https://example.com/a"), ("https://b.org/x", "https://b.org/x"),
+    ("mailto:me@example.com", "mailto:me@example.com"), ("#top", "https://example.com/news/story.html#top"),
+])
+def test_safe_url(href, expected):
+    assert safe_url(href, URL) == expected
+
+
+def test_safe_url_without_base_keeps_relative_links():
+    assert safe_url("/a", None) == "/a"
+
+
+# ------------------------------------------------------------------ json
+
+def test_json_fields():
+    result = result_for("<h1>Titre</h1><p>Café crème</p>", labels=[True, False])
+    data = json.loads(render(result, "json"))
+    assert data == {"title": "A page", "language": "en", "url": URL, "algorithm": "test", "text": "Titre",
+                    "metadata": {"title": "A page", "author": "", "date": "", "site_name": "", "language": "",
+                                 "url": URL, "description": ""}}
+    assert "blocks" not in data
+
+
+def test_json_blocks_option_and_raw_unicode():
+    result = result_for("<h1>Titre</h1><p>Café crème</p>", labels=[True, False])
+    out = render(result, "json", blocks=True)
+    assert "Café crème" in out  # ensure_ascii=False
+    blocks = json.loads(out)["blocks"]
+    assert blocks == [
+        {"index": 0, "text": "Titre", "tag": "h1", "label": True, "score": 0.0, "reason": "r0"},
+        {"index": 1, "text": "Café crème", "tag": "p", "label": False, "score": 1.0, "reason": "r1"}]
+
+
+def test_json_without_scores_or_reasons():
+    doc = build_document("<p>a</p>")
+    result = Result(doc, Classification((True,)), "x", "", Metadata())
+    assert json.loads(render(result, "json", blocks=True))["blocks"] == [
+        {"index": 0, "text": "a", "tag": "p", "label": True}]
+
+
+# ------------------------------------------------------------------ through the API
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html", "json"])
+def test_every_format_through_extract(fmt):
+    html = ("<html><body><article><h1>Heading</h1>"
+            + "<p>" + "The quick brown fox jumps over the lazy dog near the river bank today. " * 8 + "</p>"
+            + "</article></body></html>")
+    out = thresher.extract(html, "https://example.com/", algorithm="justext", output=fmt, links=True)
+    assert "quick brown fox" in out
