@@ -90,8 +90,6 @@ def test_unknown_declared_label_is_ignored():
     assert FRENCH in result.text
 
 
-@pytest.mark.xfail(strict=True, reason="decode bug: _declared_codec tests codec.startswith('utf_16') but "
-                   "codecs.lookup names are 'utf-16', 'utf-16-le', 'utf-16-be', so ASCII bytes are decoded as UTF-16")
 def test_utf16_declared_in_ascii_bytes_means_utf8():
     data = page(FRENCH, '<meta charset="utf-16">').encode("utf-8")
     result = decode(data)
@@ -125,8 +123,6 @@ def test_wrong_declared_charset_still_decodes_without_error():
     assert "Le caf" in result.text and "vu, gar" in result.text
 
 
-@pytest.mark.xfail(strict=True, reason="decode bug: charset-normalizer picks cp1257/mac_latin2 for short "
-                   "French latin-1 text whose UTF-8 declaration fails (see the tests' report)")
 def test_wrong_declared_charset_gives_sensible_latin_text():
     data = page(FRENCH, '<meta charset="utf-8">').encode("latin-1")
     assert FRENCH in decode(data).text

@@ -37,13 +37,21 @@ FLOORS: dict[tuple[str, str], float] = {
     # measured 0.7562 / 0.8236
     ("density", "wcxb-dev"): 0.746,
     ("density", "readability"): 0.813,
-    # measured 0.7671 / 0.8473
-    ("cetr", "wcxb-dev"): 0.757,
-    ("cetr", "readability"): 0.837,
-    # TODO(lead): learned algorithms, not measurable yet (their shipped models are missing):
-    # ("thresher", "wcxb-dev"): ..., ("thresher", "readability"): ...,
-    # ("dragnet", "wcxb-dev"): ..., ("dragnet", "readability"): ...,
-    # ("density+classifier", "wcxb-dev"): ..., ("density+classifier", "readability"): ...,
+    # measured 0.7422 / 0.8346 (line units, the paper's; re-pinned when the page source reached algorithms)
+    ("cetr", "wcxb-dev"): 0.732,
+    ("cetr", "readability"): 0.824,
+    # Learned models. Their shipped models were trained on all of wcxb-dev, so the wcxb-dev floors
+    # are in-sample regression guards (held-out CV figures are in the model files' meta and the
+    # issue notes); readability is never trained on and is a true held-out check.
+    # thresher measured 0.9323 / 0.9258
+    ("thresher", "wcxb-dev"): 0.922,
+    ("thresher", "readability"): 0.915,
+    # dragnet measured 0.8214 / 0.8113
+    ("dragnet", "wcxb-dev"): 0.811,
+    ("dragnet", "readability"): 0.801,
+    # density+classifier measured 0.7805 / 0.5502 (its 6-gram model discards readability's lorem-ipsum fixtures)
+    ("density+classifier", "wcxb-dev"): 0.770,
+    ("density+classifier", "readability"): 0.540,
 }
 
 

@@ -14,6 +14,7 @@ from thresher import algorithms
 from thresher.algorithms import density as D
 from thresher.algorithms.base import Context
 from thresher.blocks import build_document
+from thresher.errors import ModelError
 from thresher.training import density_classifier as T
 from thresher.training import ngram
 
@@ -83,10 +84,21 @@ def test_load_is_cached_per_path(tmp_path):
 
 
 def test_wrong_schema_or_version_is_refused():
-    with pytest.raises(ValueError, match="schema"):
+    with pytest.raises(ModelError, match="schema"):
         ngram.compile_model({"schema": "something-else", "version": 1})
-    with pytest.raises(ValueError, match="version"):
+    with pytest.raises(ModelError, match="version"):
         ngram.compile_model({"schema": ngram.SCHEMA, "version": 99})
+    with pytest.raises(ModelError, match="malformed"):
+        ngram.compile_model({"schema": ngram.SCHEMA, "version": 1, "n": 6})
+
+
+def test_missing_or_broken_model_file_is_a_model_error(tmp_path):
+    with pytest.raises(ModelError):
+        ngram.load_model(str(tmp_path / "absent.json"))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ModelError, match="not JSON"):
+        ngram.load_model(str(broken))
 
 
 def test_pruning_keeps_the_file_under_its_budget():
@@ -153,13 +165,6 @@ def test_domain_strips_www():
     assert T.domain_of(None) == ""
 
 
-def test_word_prf_matches_the_referee_formula():
-    assert T.word_prf("a b c", "a b d") == pytest.approx((2 / 3, 2 / 3, 2 / 3))
-    assert T.word_prf("", "") == (1.0, 1.0, 1.0)
-    assert T.word_prf("x", "") == (0.0, 0.0, 0.0)
-    assert T.word_prf("", "x") == (0.0, 0.0, 0.0)
-
-
 def _write_dataset(root: Path) -> Path:
     (root / "ground-truth").mkdir(parents=True)
     (root / "html").mkdir()
@@ -176,8 +181,9 @@ def _write_dataset(root: Path) -> Path:
 def test_train_on_a_wcxb_layout_dataset(tmp_path):
     dataset = _write_dataset(tmp_path / "ds")
     out = tmp_path / "model.json"
-    report = T.train_density_classifier([dataset], out, n=4)
+    report = T.train_density_classifier([dataset], out, n=4, cv=2)
     assert report["pages"] == 4 and report["content_chunks"] == 4 and report["boilerplate_chunks"] == 4
+    assert report["cv"]["folds"] == 2 and report["cv"]["pages"] == 4
     model = ngram.load_model(str(out))
     assert model.n == 4
     assert ngram.classify(model, [CONTENT, BOILER]).tolist() == [True, False]
@@ -202,3 +208,10 @@ def test_wcxb_sample_trains(tmp_path):
     report = T.train_density_classifier([dataset], tmp_path / "m.json", pages=20, seed=1)
     assert report["pages"] == 20 and report["bytes"] < 5 * 1024 * 1024
     assert np.isfinite(ngram.scores(ngram.load_model(str(tmp_path / "m.json")), ["some text"])).all()
+
+
+def test_a_class_without_training_text_falls_back_to_the_uniform_base():
+    model = ngram.compile_model(ngram.fit([CONTENT], [], ngram.FitParams(min_count=1)))
+    logp = ngram.class_log_probs(model, ["the river"])[0]
+    assert math.isclose(logp[1], 9 * math.log(1.0 / model.alphabet_size))
+    assert ngram.classify(model, ["the river"]).tolist() == [True]

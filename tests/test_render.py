@@ -243,7 +243,7 @@ def test_json_fields():
     data = json.loads(render(result, "json"))
     assert data == {"title": "A page", "language": "en", "url": URL, "algorithm": "test", "text": "Titre",
                     "metadata": {"title": "A page", "author": "", "date": "", "site_name": "", "language": "",
-                                 "url": URL, "description": ""}}
+                                 "url": URL, "description": "", "image": "", "tags": [], "page_type": ""}}
     assert "blocks" not in data
 
 

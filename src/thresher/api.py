@@ -10,6 +10,7 @@ from .algorithms.base import Classification, Context
 from .blocks import Block, Document, build_document
 from .decode import decode
 from .language import page_language
+from .metadata import Metadata, extract_metadata
 
 FORMATS = ("text", "markdown", "html", "json")
 
@@ -69,10 +70,8 @@ def extract_result(html: bytes | str, url: str | None = None, *, algorithm: str 
     doc = build_document(decoded.text, url, encoding=decoded.encoding)
     t2 = clock()
     lang = page_language(doc, language) if (metadata or chosen.needs_language) else (language or "")
-    classification = chosen.run(doc, params, Context(language=lang, model=model))
+    classification = chosen.run(doc, params, Context(language=lang, model=model, source=decoded.text))
     t3 = clock()
-    from .metadata import Metadata, extract_metadata
-
     meta = extract_metadata(doc, lang) if metadata else Metadata(title=doc.title, language=lang, url=url or "")
     t4 = clock()
     timings = {"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3}

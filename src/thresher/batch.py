@@ -64,7 +64,7 @@ def read_page(path: str | Path) -> bytes:
     return gzip.decompress(data) if str(path).endswith(".gz") else data
 
 
-def _as_job(item: Any) -> _Job:
+def as_job(item: Any) -> _Job:
     if isinstance(item, (str, Path)):
         return _Job(str(item), path=str(item))
     if hasattr(item, "id") and hasattr(item, "html"):
@@ -189,7 +189,7 @@ def extract_many(paths_or_records: Iterable[Any], *, jobs: int = 1, chunksize: i
         raise ValueError("jobs must be at least 1")
     items = paths_or_records
     count = len(items) if hasattr(items, "__len__") else None
-    job_iter = (_as_job(item) for item in items)
+    job_iter = (as_job(item) for item in items)
     if jobs == 1:
         return (run_job(job, extract_kwargs, extractor) for job in job_iter)
     work = partial(run_chunk, options=extract_kwargs, extractor=extractor)

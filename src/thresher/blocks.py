@@ -383,6 +383,10 @@ def _head_child(b: _Builder, node) -> None:
             b.meta.append((key.strip().lower(), attrs.get("content") or ""))
     elif tag == "script" and _is_json_ld(node.attributes):
         b.json_ld.append(node.text(deep=True) or "")
+    elif tag == "link":
+        attrs = node.attributes
+        if "canonical" in (attrs.get("rel") or "").lower().split() and attrs.get("href"):
+            b.meta.append(("canonical", attrs.get("href") or ""))
 
 
 def build_document(html: str, url: str | None = None, *, encoding: str = "",

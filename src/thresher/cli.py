@@ -2,6 +2,7 @@
 
     thresher extract [FILE|URL|-] [--algorithm NAME] [--format FMT] [-o OUT]
     thresher extract --input-dir DIR -o OUTDIR [--jobs N] [--glob PATTERN]
+    thresher extract --warc FILE.warc.gz [-o OUT.jsonl] [--jobs N]
     thresher algorithms
     thresher evaluate DATASET_DIR [--algorithm NAME] [--out FILE]
     thresher train DATASET... -o MODEL [--algorithm NAME] [--cv K] [--seed S]
@@ -9,7 +10,8 @@
 
 Exit codes:
   0  success
-  1  partial failure: some inputs of a batch failed (see OUTDIR/errors.jsonl),
+  1  partial failure: some inputs of a batch failed (see OUTDIR/errors.jsonl, or
+     the error lines of a --warc run's output),
      or some pages of an evaluation raised (see stderr)
   2  error: bad arguments, unreadable or non-HTML input, network failure, ...
 
@@ -95,8 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
     ext.add_argument("--glob", action="append", metavar="PATTERN",
                      help="file pattern under DIR, repeatable, `**/` recurses "
                           f"(default: {' '.join(DEFAULT_GLOBS)})")
+    ext.add_argument("--warc", metavar="FILE",
+                     help="extract every HTML response of a WARC file into OUT as JSON lines "
+                          "(needs thresher[scale])")
     ext.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                     help="worker processes for --input-dir (default: 1; 0: one per CPU)")
+                     help="worker processes for --input-dir or --warc (default: 1; 0: one per CPU)")
     _add_fetch_options(ext)
     ext.set_defaults(handler=cmd_extract)
 
@@ -216,6 +221,8 @@ def _render_options(args: argparse.Namespace) -> dict[str, Any]:
 # ----------------------------------------------------------------- commands
 
 def cmd_extract(args: argparse.Namespace) -> int:
+    if args.warc is not None:
+        return cmd_extract_warc(args)
     if args.input_dir is not None:
         return cmd_extract_dir(args)
     if args.glob or args.jobs != 1:
@@ -316,6 +323,24 @@ def cmd_extract_dir(args: argparse.Namespace) -> int:
     rate = f"{len(files) / elapsed:.1f}" if elapsed > 0 else "-"
     print(f"{PROG}: {ok} ok, {failed} errors, {rate} pages/s; outputs in {out_dir}"
           + (f", errors in {out_dir / 'errors.jsonl'}" if failed else ""), file=sys.stderr)
+    return EXIT_PARTIAL if failed else EXIT_OK
+
+
+def cmd_extract_warc(args: argparse.Namespace) -> int:
+    from .scale import write_warc_jsonl
+
+    if args.source is not None or args.input_dir is not None or args.glob:
+        raise CliError("--warc takes no FILE|URL|-, --input-dir or --glob")
+    if args.jobs < 0:
+        raise CliError("--jobs must be 0 (one per CPU) or more")
+    options = dict(algorithm=check_algorithm(args.algorithm), output=args.format, language=args.language,
+                   model=check_model(args.model), **_render_options(args))
+    start = time.perf_counter()
+    ok, failed = write_warc_jsonl(args.warc, args.output, jobs=args.jobs or os.cpu_count() or 1, **options)
+    elapsed = time.perf_counter() - start
+    rate = f"{(ok + failed) / elapsed:.1f}" if elapsed > 0 else "-"
+    print(f"{PROG}: {ok} ok, {failed} errors, {rate} records/s"
+          + (f"; JSON lines in {args.output}" if args.output not in (None, "-") else ""), file=sys.stderr)
     return EXIT_PARTIAL if failed else EXIT_OK
 
 

@@ -114,10 +114,23 @@ def _declared(data: bytes, content_type: str | None) -> list[tuple[str, str]]:
 def _detected(data: bytes) -> Decoded:
     from charset_normalizer import from_bytes
 
-    best = from_bytes(data[:262144]).best()
+    matches = from_bytes(data[:262144])
+    best = matches.best()
     encoding = normalize_encoding(best.encoding) if best is not None else None
+    if best is not None and _western_is_as_good(matches, best):
+        encoding = "cp1252"
     encoding = encoding or "cp1252"
     return Decoded(data.decode(encoding, errors="replace"), encoding, "detected")
+
+
+def _western_is_as_good(matches, best, margin: float = 0.05) -> bool:
+    """On short Latin text the detector may prefer a Baltic or Central European code page by a
+    hair; windows-1252 is by far the most common single-byte encoding on the web, so a near tie
+    goes to it."""
+    for match in matches:
+        if normalize_encoding(match.encoding) == "cp1252":
+            return match.chaos <= best.chaos + margin
+    return False
 
 
 def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
@@ -148,4 +161,4 @@ def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
 def _declared_codec(label: str) -> str | None:
     codec = normalize_encoding(label)
     # A page that declares UTF-16 in ASCII-compatible bytes is lying: browsers use UTF-8 then.
-    return "utf-8" if codec and codec.startswith("utf_16") else codec
+    return "utf-8" if codec and codec.replace("_", "-").startswith("utf-16") else codec

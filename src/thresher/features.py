@@ -33,6 +33,7 @@ WORD = re.compile(r"\w+")
 _SPLIT_TOKENS = re.compile(r"[^a-z0-9]+")
 _PUNCT = re.compile(r"[.,;:!?]")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_SENTENCE_END_IN_TEXT = re.compile(r"[.!?](?:\s|\x00|$)")
 _DATE_LIKE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b")
 
 # id/class cue words; matched against whole tokens after splitting on non-alphanumerics.
@@ -93,9 +94,9 @@ def concat(groups: Iterable[Columns]) -> Columns:
 
 def text_density(text: str, width: int = 80) -> float:
     """Kohlschütter's text density: words per wrapped line, the last line excluded when several."""
+    if len(text) <= width:  # one line: no wrapping needed
+        return float(len(text.split()))
     words = text.split()
-    if not words:
-        return 0.0
     lines, line_len, words_in_lines, current = 0, 0, 0, 0
     for word in words:
         if line_len and line_len + 1 + len(word) > width:
@@ -126,10 +127,22 @@ def _char_classes(texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     letters = upper | lower | (codes >= 0xC0)
     digits = (codes >= 48) & (codes <= 57)
     punct = np.isin(codes, _PUNCT_CODES)
-    starts = np.cumsum([0] + [len(t) for t in texts[:-1]])
+    starts = _starts(texts)
     def per_text(mask: np.ndarray) -> np.ndarray:
         return np.add.reduceat(mask.astype(np.float64), starts) if len(codes) else np.zeros(len(texts))
     return per_text(letters), per_text(upper), per_text(digits), per_text(punct)
+
+
+def _starts(texts: list[str]) -> np.ndarray:
+    """Offsets of each text in ``"".join(texts)``."""
+    return np.cumsum([0] + [len(t) for t in texts[:-1]]) if texts else np.zeros(0, np.int64)
+
+
+def _matches_per_text(pattern: re.Pattern, joined: str, starts: np.ndarray) -> np.ndarray:
+    """How many matches of ``pattern`` start inside each text (one regex pass over the page)."""
+    positions = [m.start() for m in pattern.finditer(joined)]
+    owners = np.searchsorted(starts, positions, side="right") - 1
+    return np.bincount(owners, minlength=len(starts)).astype(np.float64)
 
 
 _PUNCT_CODES = np.array([ord(c) for c in ".,;:!?"], np.uint32)
@@ -138,6 +151,9 @@ _PUNCT_CODES = np.array([ord(c) for c in ".,;:!?"], np.uint32)
 def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
     blocks = doc.blocks
     texts = [b.text for b in blocks]
+    # joined with a separator so no match spans two blocks; offsets account for it
+    joined = "\x00".join(texts)
+    starts = _starts([t + "\x00" for t in texts])
     letters, upper, digits, punct = _char_classes(texts)
     chars = np.fromiter((b.char_count for b in blocks), np.float64, count=len(blocks))
     words = np.fromiter((b.word_count for b in blocks), np.float64, count=len(blocks))
@@ -155,8 +171,7 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
         "stopword_density": stops / n_words,
         "text_density": np.fromiter((text_density(t) for t in texts), np.float64, count=len(texts)),
         "punct_density": punct / safe_chars,
-        "sentence_ends": np.log1p(np.fromiter((len(_SENTENCE_END.findall(t)) for t in texts), np.float64,
-                                              count=len(texts))),
+        "sentence_ends": np.log1p(_matches_per_text(_SENTENCE_END_IN_TEXT, joined, starts)),
         "digit_ratio": digits / safe_chars,
         "upper_ratio": upper / np.maximum(1.0, letters),
         "avg_word_len": np.minimum(30.0, chars / n_words),
@@ -165,7 +180,7 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
         "tags_per_word": np.minimum(10.0, tags / n_words),
         "is_heading": np.fromiter((b.is_heading for b in blocks), np.float64, count=len(blocks)),
         "has_copyright": np.fromiter(("\xa9" in t or "opyright" in t for t in texts), np.float64, count=len(texts)),
-        "date_like": np.fromiter((_DATE_LIKE.search(t) is not None for t in texts), np.float64, count=len(texts)),
+        "date_like": _matches_per_text(_DATE_LIKE, joined, starts) > 0,
         "starts_upper": np.fromiter((t[:1].isupper() for t in texts), np.float64, count=len(texts)),
     }
     return Columns.of(cols, len(blocks))
@@ -189,41 +204,52 @@ class TreeFacts:
     subtree_chars: np.ndarray  # text characters inside each element
     subtree_link_chars: np.ndarray
     same_sibling_count: np.ndarray  # siblings with the same tag and class
+    hidden: np.ndarray  # the element or an ancestor is hidden (attribute, aria-hidden, inline style)
     parents: np.ndarray  # parent index, the root pointing to itself
     tokens: list  # list[str] per element
+
+
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def is_hidden(attrs: dict) -> bool:
+    """Hidden by the ``hidden`` attribute, ``aria-hidden="true"`` or an inline style."""
+    if "hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    style = attrs.get("style")
+    return bool(style) and _HIDDEN_STYLE.search(style) is not None
 
 
 def tree_facts(doc: Document) -> TreeFacts:
     els = doc.elements
     n = len(els)
     parents, tags, attrs = els.parents, els.tags, els.attrs
-    bits = np.zeros(n, np.int64)
-    neg = np.full(n, MAX_CUE_DISTANCE, np.int64)
-    pos = np.full(n, MAX_CUE_DISTANCE, np.int64)
+    bits, neg, pos = [0] * n, [MAX_CUE_DISTANCE] * n, [MAX_CUE_DISTANCE] * n
+    hidden = [False] * n
     tokens: list = [()] * n
-    memo: dict[tuple, tuple] = {}
+    memo: dict[tuple, tuple] = {(None, None): ([], False, False)}
     signature_counts: dict[tuple, int] = {}
     signatures: list = [None] * n
+    context_bit, far = _CONTEXT_BIT, MAX_CUE_DISTANCE
     for i in range(n):
         a = attrs[i]
         key = (a.get("id"), a.get("class")) if a else (None, None)
         cached = memo.get(key)
         if cached is None:
-            toks = element_tokens(a) if a else []
+            toks = element_tokens(a)
             cached = memo[key] = (toks, not NEGATIVE_CUES.isdisjoint(toks), not POSITIVE_CUES.isdisjoint(toks))
         tokens[i] = cached[0]
         p = parents[i]
-        own = _CONTEXT_BIT.get(tags[i], 0)
+        hidden[i] = (p >= 0 and hidden[p]) or (bool(a) and is_hidden(a))
         if p >= 0:
-            bits[i] = bits[p] | own
-            neg[i] = 0 if cached[1] else min(MAX_CUE_DISTANCE, neg[p] + 1)
-            pos[i] = 0 if cached[2] else min(MAX_CUE_DISTANCE, pos[p] + 1)
+            bits[i] = bits[p] | context_bit.get(tags[i], 0)
+            neg[i] = 0 if cached[1] else min(far, neg[p] + 1)
+            pos[i] = 0 if cached[2] else min(far, pos[p] + 1)
         else:
-            bits[i] = own
-            neg[i] = 0 if cached[1] else MAX_CUE_DISTANCE
-            pos[i] = 0 if cached[2] else MAX_CUE_DISTANCE
-        sig = (p, tags[i], key[1])
-        signatures[i] = sig
+            bits[i] = context_bit.get(tags[i], 0)
+            neg[i] = 0 if cached[1] else far
+            pos[i] = 0 if cached[2] else far
+        sig = signatures[i] = (p, tags[i], key[1])
         signature_counts[sig] = signature_counts.get(sig, 0) + 1
     chars = np.fromiter((b.char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
     links = np.fromiter((b.link_char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
@@ -233,8 +259,9 @@ def tree_facts(doc: Document) -> TreeFacts:
     parent_arr = np.asarray(parents, np.int64)
     parent_arr = np.where(parent_arr < 0, np.arange(n), parent_arr)
     same = np.fromiter((signature_counts[s] - 1 for s in signatures), np.int64, count=n)
-    return TreeFacts(bits, neg, pos, cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
-                     same, parent_arr, tokens)
+    return TreeFacts(np.asarray(bits, np.int64), np.asarray(neg, np.int64), np.asarray(pos, np.int64),
+                     cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
+                     same, np.asarray(hidden, bool), parent_arr, tokens)
 
 
 def dom_context(doc: Document, facts: TreeFacts) -> Columns:
@@ -247,6 +274,7 @@ def dom_context(doc: Document, facts: TreeFacts) -> Columns:
     neg, pos = facts.neg_distance[e0], facts.pos_distance[e0]
     cols: dict[str, np.ndarray] = {
         "depth": np.minimum(60, np.asarray(doc.elements.depths, np.int64)[e0]),
+        "hidden": facts.hidden[e0],
         "neg_cue_near": neg <= 3, "pos_cue_near": pos <= 3, "neg_cue_dist": neg, "pos_cue_dist": pos,
         "siblings_same": np.log1p(facts.same_sibling_count[chain[0]]),
         "parent_siblings_same": np.log1p(facts.same_sibling_count[chain[1]]),
@@ -373,11 +401,11 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
         title_overlap.append(len(toks & title_tokens) / len(toks) if toks and title_tokens else 0.0)
         structured_overlap.append(len(toks & structured) / len(toks) if toks and structured else 0.0)
         char_share.append(block.char_count / total_chars)
-        rank.append(math.log1p(ranks[block.index]))
+        rank.append(ranks[block.index] / max(1, n - 1))
     cols["title_overlap"] = title_overlap
     cols["structured_overlap"] = structured_overlap
     cols["char_share"] = char_share
-    cols["size_rank"] = rank
+    cols["size_rank"] = rank  # relative: 0 for the longest block, 1 for the shortest
     cols["position"] = [i / max(1, n - 1) for i in range(n)]
     cols["char_position"] = [b.offset / total_chars for b in doc.blocks]
     return Columns.of(cols, n)

@@ -10,6 +10,7 @@ rise or fall together. Both stages are tree ensembles evaluated by
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -128,8 +129,17 @@ class LearnedModel:
             raise ModelError(f"model file has no {name!r} model (has {', '.join(self.models)})") from None
 
 
-@lru_cache(maxsize=8)
 def load_learned(path: str) -> LearnedModel:
+    """Load (memoised by path, modification time and size: a rewritten file is re-read)."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ModelError(f"{path}: cannot read the model file ({exc.strerror})") from None
+    return _load_learned(str(path), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=8)
+def _load_learned(path: str, _mtime_ns: int, _size: int) -> LearnedModel:
     models, meta = load(path)
     return LearnedModel(models, tuple(meta.get("vocabulary", ())), float(meta.get("threshold", 0.5)), meta)
 

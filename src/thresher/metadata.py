@@ -1,39 +1,50 @@
 """Page metadata: title, author, publication date, site name and friends.
 
-Everything is read from the already-built :class:`~thresher.blocks.Document`;
-the page is never parsed again. Each field takes the first usable value from
-its sources, in this order:
+Everything is read from the already-built :class:`~thresher.blocks.Document`
+(head meta pairs, JSON-LD objects, element columns and blocks); the page is
+never parsed again. Each field takes the first usable value of its sources:
 
-* **title**: JSON-LD ``headline``/``name`` of the main Article-like object,
-  ``og:title``, ``twitter:title``, the first ``<h1>`` when it overlaps the
-  ``<title>``, then ``<title>``. Site-name suffixes (" | Site", " - Site",
-  " — Site") are removed from the meta and ``<title>`` values when the suffix
-  is the site name or short.
-* **author**: JSON-LD ``author`` (string, object, ``@id`` reference or list),
-  ``author``/``article:author``/``parsely-author``/``dc.creator``-style meta,
-  then in-page bylines: ``rel=author`` links, ``itemprop=author`` and elements
-  whose class tokens name an author or byline.
-* **date**: JSON-LD ``datePublished``, publication-date meta, in-page
-  ``itemprop=datePublished`` and ``<time datetime>`` near the top of the
-  page, as ISO ``YYYY-MM-DD``. ``htmldate`` is an opt-in fallback: it needs
-  the raw HTML and parses it again with lxml, which costs milliseconds.
+* **title**: the page's ``<h1>`` when it agrees with a declared title (word
+  overlap of at least :data:`H1_MIN_SIMILARITY`, or equal to the first
+  segment of one), else ``og:title``, ``twitter:title``, the JSON-LD
+  ``headline``/``name`` of the main Article-like object, then ``<title>``.
+  Site-name segments (" | Site", " - Site", " — Site") are removed when
+  they name the site (site names, host labels, acronyms) or are short.
+* **author**: JSON-LD ``author``/``creator`` (string, object, ``@id``
+  reference or list, joined with ", "), ``author``/``article:author``/
+  ``parsely-author``/``dc.creator``-style meta, a "Written by" Twitter card
+  label, then bylines near the headline: ``rel=author`` links,
+  ``itemprop=author``, author/byline class tokens, links to author pages and
+  "By ..." lines. Values are cleaned of "By", trailing dates and roles.
+* **date** (publication): JSON-LD ``datePublished``, publication-date meta,
+  then ``itemprop=datePublished``, ``<time>`` and dates written near the
+  headline, as ISO ``YYYY-MM-DD``. ``htmldate`` is an opt-in fallback
+  (``use_htmldate=True`` with the decoded ``html``): it parses the page again
+  with lxml, about 10 ms a page against well under 1 ms for all of this.
 * **site_name**: ``og:site_name``, ``application-name``, JSON-LD
   ``publisher.name`` / ``WebSite`` name, else the URL host without "www.".
-* **description**, **url**, **image**, **tags** and **page_type** from the
-  usual meta tags and the main JSON-LD object.
+* **language**: the caller's, else ``<html lang>``, else declared meta.
+* **description**, **url** (``og:url``, canonical link, else the document's),
+  **image**, **tags** (``article:tag``, keywords) and **page_type** (the main
+  JSON-LD object's ``@type``, else ``og:type``).
+
+In-page cues are only looked for within :data:`CUE_WINDOW` blocks of the
+first h1: further away, a name or date belongs to a comment, a teaser or a
+sidebar far more often than to the page.
 """
 from __future__ import annotations
 
-import html
+import html as _html
 import re
-from bisect import bisect_left
 import unicodedata
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import date as _date, datetime, timezone
-from typing import Iterable, Iterator, NamedTuple
+from functools import cache, partial
+from typing import Callable, Iterable, Iterator, NamedTuple
 from urllib.parse import urlsplit
 
-from .blocks import Block, Document
+from .blocks import Document
 
 
 @dataclass(frozen=True)
@@ -54,7 +65,9 @@ class Metadata:
 
 # ------------------------------------------------------------------ limits
 
-MAX_AUTHOR_CHARS = 100  # longer "bylines" are prose, not names
+MAX_AUTHOR_CHARS = 100  # a longer "name" is prose
+MAX_AUTHORS = 20  # names kept from a declared author list
+MAX_BYLINE_WORDS = 10  # a byline read off the page with more words is prose
 MAX_TAGS = 20
 MAX_TITLE_SUFFIX_WORDS = 4  # a suffix this short is taken for a site name
 H1_MIN_SIMILARITY = 0.4  # word-set Jaccard between an h1 and a declared title
@@ -62,6 +75,9 @@ MAX_H1_CANDIDATES = 3
 # In-page bylines and dates are looked for this many blocks before / after the first h1
 # (from the top of the page when there is none): further away they belong to other items.
 CUE_WINDOW = (5, 20)
+MAX_CUES = 12  # in-page cues tried per field, strongest first
+MAX_CUE_ELEMENTS = 2000  # descendants and ...
+MAX_CUE_BLOCKS = 4  # ... blocks read for one cue's text
 MAX_DATE_LINE_CHARS = 120  # longer blocks are prose; a date in them is not the page's
 MIN_YEAR, MAX_YEAR = 1990, 2100
 
@@ -82,7 +98,8 @@ _FURNITURE_TYPES = frozenset(t.lower() for t in (
     "ContactPoint Brand Offer AggregateOffer AggregateRating Rating ReadAction "
     "Country VideoObject Thing").split())
 
-_AUTHOR_META = ("author", "article:author", "parsely-author", "dc.creator", "dcterms.creator",
+_AUTHOR_META = ("author", "article:author", "parsely-author", "dc.creator", "dc:creator",
+                "dcterms.creator", "dcterms:creator",
                 "sailthru.author", "byl", "citation_author", "dc.contributor")
 _DATE_META = ("article:published_time", "og:published_time", "og:article:published_time",
               "datepublished", "published_time", "article.published", "parsely-pub-date",
@@ -103,35 +120,48 @@ _NOT_BYLINE_TOKENS = frozenset((
     "about", "label", "title", "social", "follow", "more", "list", "wrapper", "wrap", "posts",
     "icon", "section", "card", "headshot", "container", "block", "area", "details", "content",
     "comment", "comments", "reply", "say", "says"))
-_BYLINE_HINT = re.compile(r"author|byline|byl\b|username|poster", re.IGNORECASE)
 _TOKEN_PARTS = re.compile(r"[-_]+")
 _AUTHOR_PATH = re.compile(r"/(?:authors?|writers?|contributors?|columnists?|byline|journalists?)/[^/?#]",
                           re.IGNORECASE)
 _BY_LINE = re.compile(r"(?:(?:written|posted|published)\s+)?by\s*[:\s]\s*\w|(?-i:By[A-Z][a-z])",
                       re.IGNORECASE)
+# "By", "Written by:", "Author:" ... and "ByJane" (runs glued together), but not "Byron".
 _BY_PREFIX = re.compile(
-    r"^(?:(?:written|posted|published|reviewed|words|story|text|article)\s+)?by(?:\s*[:\-]\s*|\s+|$)|^(?-i:By)(?=[A-Z][a-z])"
+    r"^(?:(?:written|posted|published|reviewed|authored|words|story|text|article)\s+)?"
+    r"by(?:\s*[:\-]\s*|\s+|$)"
+    r"|^(?-i:By(?=[A-Z][a-z]))"
     r"|^(?:authors?|autor(?:in)?|auteur|von|par|door|di|por)\s*:\s*",
     re.IGNORECASE)
+# Texts that author/byline-classed elements hold when they are not names.
+_UI_WORDS = frozenset((
+    "home", "menu", "search", "share", "comment", "comments", "reply", "article", "articles",
+    "review", "reviews", "product", "products", "post", "posts", "blog", "news", "more", "read more",
+    "login", "log in", "sign in", "sign up", "subscribe", "follow", "contact", "about", "profile",
+    "website", "email", "author", "authors", "editor", "staff", "team", "view profile",
+    "username", "user", "member"))
 _CONNECTOR = re.compile(r"\s*(?:,|&|and|und|et|y|e|og|och|en)?\s*", re.IGNORECASE)
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
           r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-# Where a byline stops being a name: separators, dates, "updated", roles.
+# Where a byline stops being a name: separators, dates, "updated".
 _BYLINE_TAIL = re.compile(
-    r"\s*(?:[|·•\n]|\s[-–—]\s|\s(?:on|at)\s+(?:\w+day|\d)"
+    r"\s*(?:[|·•\n]|\s[-–—]\s|\s(?:on|at)(?:\s+(?:\w+day|\d)|$)"
     r"|\b(?:last\s+)?(?:updated|published|posted|modified)\b"
     r"|\b" + _MONTH + r"\.?\s+\d|\d{1,4}[/.-]\d{1,2}|\b\d{1,2}(?:st|nd|rd|th)?,?\s+" + _MONTH +
-    r"|\b(?:19|20)\d{2}\b"
-    r"|\b(?:senior\s+|staff\s+|contributing\s+|guest\s+)?(?:writer|editor|reporter|correspondent"
-    r"|founder|contributor|journalist)\b)",
+    r"|\b(?:19|20)\d{2}\b)",
+    re.IGNORECASE)
+# A job title after a name read off the page ("Ann Lee Staff Writer").
+_ROLE_TAIL = re.compile(
+    r"\s*\b(?:senior\s+|staff\s+|contributing\s+|guest\s+)?(?:writer|editor|reporter|correspondent"
+    r"|founder|contributor|journalist)\b.*",
     re.IGNORECASE)
 _NOT_A_NAME = re.compile(
-    r"^(?:by|written by|posted by|authors?|view .*|read more.*|more (?:from|by) .*|about( the)? authors?.*"
-    r"|share.*|follow.*|admin|administrator|unknown|anonymous|guest|[\W\d_]+)$",
+    r"^(?:by|par|von|por|door|written by|posted by|authors?|view .*|read more.*"
+    r"|more (?:from|by) .*|about( the)? authors?.*|share\b.*|follow\b.*"
+    r"|admin|administrator|unknown|anonymous|guest|[\W\d_]+)$",
     re.IGNORECASE)
 _SEPARATOR_CHARS = " |-–—:·•»/\\"
 _TITLE_SEPARATORS = re.compile(r"\s+(?:[|\-–—:·•»/\\]|::)\s+")
-_URLISH = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|org|net)(?:/|$)", re.IGNORECASE)
+_URLISH = re.compile(r"^(?:https?:)?//|^www\.|\.\w{2,}/", re.IGNORECASE)
 _MONTHS = {name: number for number, name in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 _TEXT_DATES = (
@@ -144,6 +174,7 @@ _TEXT_DATES = (
 )
 _COMPACT_DATE = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T|$)")
 _EPOCH = re.compile(r"^\d{10}(?:\d{3})?$")
+_FOUR_DIGITS = re.compile(r"\d{4}")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
@@ -153,12 +184,12 @@ _WORD = re.compile(r"\w+")
 
 def _unescape(text: str) -> str:
     """Character references left in values (double-escaped pages, JSON-LD) resolved."""
-    return html.unescape(text) if "&" in text else text
+    return _html.unescape(text) if "&" in text else text
 
 
 def _clean(text: object) -> str:
     """A string value unescaped and whitespace-collapsed; anything else is ""."""
-    return _SPACE.sub(" ", _unescape(text)).strip() if isinstance(text, str) else ""
+    return " ".join(_unescape(text).split()) if isinstance(text, str) else ""
 
 
 def _norm(text: str) -> str:
@@ -204,18 +235,31 @@ def _looks_like_url(text: str) -> bool:
     return bool(_URLISH.search(text))
 
 
-def _meta_values(doc: Document, *names: str) -> list[str]:
+MetaIndex = dict  # meta key token -> tuple of non-empty cleaned contents, in page order
+
+
+def _index_meta(doc: Document) -> MetaIndex:
+    """The head's meta pairs by key; a space-separated key ("dc:creator og:x") counts for each."""
+    index: dict[str, list[str]] = {}
+    for key, value in doc.meta:
+        value = _clean(value)
+        if value:
+            for token in key.split():
+                index.setdefault(token, []).append(value)
+    return {key: tuple(values) for key, values in index.items()}
+
+
+def _meta_values(meta: MetaIndex, name: str) -> tuple[str, ...]:
     """Every non-empty content of the named meta tags, in document order."""
-    wanted = frozenset(names)
-    return [_clean(value) for key, value in doc.meta if key in wanted and _clean(value)]
+    return meta.get(name, ())
 
 
-def _meta_first(doc: Document, names: Iterable[str]) -> str:
+def _meta_first(meta: MetaIndex, names: Iterable[str]) -> str:
     """The content of the first name (in priority order) that the page has."""
     for name in names:
-        value = doc.meta_content(name)
-        if value:
-            return _clean(value)
+        values = meta.get(name)
+        if values:
+            return values[0]
     return ""
 
 
@@ -275,15 +319,14 @@ def _ld_text(value: object) -> str:
 
 def _ld_names(ld: _LinkedData, value: object) -> list[str]:
     """Names out of a JSON-LD person value: string, object, reference or list of them."""
-    items = value if isinstance(value, list) else [value]
+    items = value[:MAX_AUTHORS] if isinstance(value, list) else [value]
     names: list[str] = []
     for item in items:
         item = ld.resolve(item)
         name = _clean(item.get("name")) if isinstance(item, dict) else _clean(item)
         if isinstance(item, dict) and not name:
             name = _clean(" ".join(str(item.get(k) or "") for k in ("givenName", "familyName")))
-        if name and not _looks_like_url(name) and name not in names:
-            names.append(name)
+        names.append(name)
     return names
 
 
@@ -298,8 +341,12 @@ class _Cue(NamedTuple):
 
 
 class _Scan(NamedTuple):
+    """The cues found in the blocks ``[block_from, block_to)`` around the headline."""
+
     authors: tuple[_Cue, ...]
     dates: tuple[_Cue, ...]
+    block_from: int
+    block_to: int
 
 
 # Author cue ranks.
@@ -331,7 +378,7 @@ def _scan_page(doc: Document) -> _Scan:
             authors.append(_Cue(_BYLINE_CLASS, index))
     authors.extend(_Cue(_BY_TEXT, block.element, block.text)
                    for block in doc.blocks[block_from:block_to] if _is_by_line(block.text))
-    return _Scan(tuple(sorted(authors)), tuple(sorted(dates)))
+    return _Scan(tuple(sorted(authors)), tuple(sorted(dates)), block_from, block_to)
 
 
 def _itemprop_cue(index: int, itemprop: str, attrs: dict, authors: list, dates: list) -> None:
@@ -352,9 +399,13 @@ def _link_cue(index: int, attrs: dict, authors: list) -> None:
 
 def _is_byline_class(classes: str | None) -> bool:
     """A class token naming an author or byline, but not its avatar, bio or box."""
-    if not classes or not _BYLINE_HINT.search(classes):
+    if not classes:
         return False
-    for token in classes.lower().split():
+    lowered = classes.lower()
+    if ("author" not in lowered and "byl" not in lowered and "username" not in lowered
+            and "poster" not in lowered):  # cheap test before tokenising
+        return False
+    for token in lowered.split():
         parts = _TOKEN_PARTS.split(token)
         if (_BYLINE_TOKENS.intersection(parts) or any(p.startswith(("author", "byline")) for p in parts)) \
                 and parts[-1] not in _NOT_BYLINE_TOKENS:
@@ -366,45 +417,32 @@ def _is_by_line(text: str) -> bool:
     return len(text) < MAX_AUTHOR_CHARS and _BY_LINE.match(text) is not None
 
 
-class _PageCues:
-    """In-page cues of one page, scanned on first use only. Private to one extraction."""
+def _page_authors(doc: Document, scan: _Scan) -> Iterator[str]:
+    """Byline texts of the page's author cues, strongest cue first."""
+    for cue in scan.authors[:MAX_CUES]:
+        if cue.value:
+            yield cue.value
+        elif cue.rank == _ITEMPROP_AUTHOR:
+            yield _itemprop_author(doc, cue.element)
+        else:
+            yield _byline_text(_element_parts(doc, cue.element))
 
-    def __init__(self, doc: Document) -> None:
-        self._doc = doc
-        self._scan: _Scan | None = None
 
-    def scan(self) -> _Scan:
-        if self._scan is None:
-            self._scan = _scan_page(self._doc)
-        return self._scan
-
-    def authors(self, doc: Document) -> Iterator[str]:
-        for cue in self.scan().authors:
-            if cue.value:
-                yield cue.value
-            elif cue.rank == _ITEMPROP_AUTHOR:
-                yield _itemprop_author(doc, cue.element)
-            else:
-                yield _byline_text(_element_parts(doc, cue.element))
-
-    def dates(self, doc: Document, dayfirst: bool) -> Iterator[str]:
-        """ISO dates from itemprop/``<time>`` markup, then dates written near the headline."""
-        for cue in self.scan().dates:
-            if cue.value:
-                yield normalize_date(cue.value, dayfirst=dayfirst)
-            else:
-                yield find_date_in_text(_element_text(doc, cue.element), dayfirst=dayfirst)
-        for block in _blocks_near_headline(doc, CUE_WINDOW):
-            if block.char_count <= MAX_DATE_LINE_CHARS:
-                yield find_date_in_text(block.text, dayfirst=dayfirst)
+def _page_dates(doc: Document, scan: _Scan, dayfirst: bool) -> Iterator[str]:
+    """ISO dates from itemprop/``<time>`` markup, then dates written near the headline."""
+    for cue in scan.dates[:MAX_CUES]:
+        if cue.value:
+            yield normalize_date(cue.value, dayfirst=dayfirst)
+        else:
+            yield find_date_in_text(_element_text(doc, cue.element), dayfirst=dayfirst)
+    for block in doc.blocks[scan.block_from:scan.block_to]:
+        if block.char_count <= MAX_DATE_LINE_CHARS:
+            yield find_date_in_text(block.text, dayfirst=dayfirst)
 
 
 def _headline_block(doc: Document) -> int:
     """Index of the first h1 block, -1 when the page has none."""
-    for block in doc.blocks:
-        if block.tag == "h1":
-            return block.index
-    return -1
+    return next(_h1_blocks(doc), -1)
 
 
 def _headline_range(doc: Document, window: tuple[int, int]) -> tuple[int, int]:
@@ -418,11 +456,6 @@ def _headline_range(doc: Document, window: tuple[int, int]) -> tuple[int, int]:
     return max(0, h1 - window[0]), h1 + window[1] + 1
 
 
-def _blocks_near_headline(doc: Document, window: tuple[int, int]) -> tuple[Block, ...]:
-    start, end = _headline_range(doc, window)
-    return doc.blocks[start:end]
-
-
 def _itemprop_author(doc: Document, element: int) -> str:
     """The ``itemprop=name`` inside an ``itemprop=author`` element, else all its text."""
     attrs = doc.elements.attrs
@@ -433,22 +466,30 @@ def _itemprop_author(doc: Document, element: int) -> str:
 
 
 def _subtree_end(doc: Document, element: int) -> int:
-    """One past the last descendant of ``element`` (pre-order keeps subtrees contiguous)."""
+    """One past the last descendant of ``element`` (pre-order keeps subtrees contiguous).
+
+    The walk stops after :data:`MAX_CUE_ELEMENTS` descendants: no byline is
+    that large, and a hostile page must not make each cue cost the whole page.
+    """
     depths = doc.elements.depths
     depth = depths[element]
     end = element + 1
-    total = len(depths)
-    while end < total and depths[end] > depth:
+    limit = min(len(depths), element + 1 + MAX_CUE_ELEMENTS)
+    while end < limit and depths[end] > depth:
         end += 1
     return end
 
 
 def _element_parts(doc: Document, element: int) -> list[str]:
-    """The non-blank text runs inside ``element``'s subtree, whitespace-collapsed."""
+    """The non-blank text runs inside ``element``'s subtree, whitespace-collapsed.
+
+    Only the first :data:`MAX_CUE_BLOCKS` blocks are read: a byline or date is short.
+    """
     el = doc.elements[element]
     end = _subtree_end(doc, element)
+    last = min(el.end_block, el.first_block + MAX_CUE_BLOCKS)
     parts = (_clean(span.text)
-             for block in doc.blocks[el.first_block:el.end_block]
+             for block in doc.blocks[el.first_block:last]
              for span in block.spans if element <= span.element < end)
     return [part for part in parts if part]
 
@@ -596,22 +637,35 @@ def _headline(doc: Document, declared: tuple[str, ...], raw: tuple[str, ...],
     return best if best_score >= H1_MIN_SIMILARITY else ""
 
 
+def _h1_blocks(doc: Document) -> Iterator[int]:
+    """Indices of the blocks delimited by an h1, in page order (found by C-level tag scans)."""
+    blocks, last = doc.blocks, -1
+    for element in _find_tags(doc, "h1"):
+        el = doc.elements[element]
+        for index in range(max(el.first_block, last + 1), el.end_block):
+            if blocks[index].tag == "h1":
+                last = index
+                yield index
+                break
+
+
 def _h1_texts(doc: Document) -> Iterator[str]:
     found = 0
-    for block in doc.blocks:
-        if block.tag == "h1" and block.text:
-            yield _clean(block.text)
+    for index in _h1_blocks(doc):
+        text = _clean(doc.blocks[index].text)
+        if text:
+            yield text
             found += 1
             if found == MAX_H1_CANDIDATES:
                 return
 
 
-def _title(doc: Document, ld: _LinkedData, keys: tuple[str, ...]) -> str:
+def _title(doc: Document, meta: MetaIndex, ld: _LinkedData, keys: tuple[str, ...]) -> str:
     """h1 when it agrees with a declared title, else og:title, twitter:title, JSON-LD, <title>."""
     main = ld.main if ld.main is not None and _is_article(ld.main) else None
     raw = (
-        _meta_first(doc, ("og:title",)),
-        _meta_first(doc, ("twitter:title",)),
+        _meta_first(meta, ("og:title",)),
+        _meta_first(meta, ("twitter:title",)),
         _ld_text(main.get("headline") or main.get("name")) if main else "",
         _clean(doc.title),
     )
@@ -636,22 +690,35 @@ def _is_plausible_name(text: str) -> bool:
             and not _looks_like_url(text) and not _NOT_A_NAME.match(text))
 
 
-def _author(doc: Document, ld: _LinkedData, cues: "_PageCues") -> str:
-    return _first(clean_author(value) for value in _author_candidates(doc, ld, cues))
+def _is_plausible_byline(text: str) -> bool:
+    """Stricter test for names read off the page: a short capitalised phrase, no UI word."""
+    words = text.split()
+    return (bool(words) and len(words) <= MAX_BYLINE_WORDS and not text[0].isdigit()
+            and not (len(words) > 1 and text[0].islower())
+            and text.lower() not in _UI_WORDS and not text.endswith(("?", "!", ":")))
 
 
-def _author_candidates(doc: Document, ld: _LinkedData, cues: "_PageCues") -> Iterator[str]:
-    """Author values, best source first (JSON-LD, meta, then the page itself)."""
+def _author(doc: Document, meta: MetaIndex, ld: _LinkedData, scan: Callable[[], _Scan]) -> str:
+    found = _first(_declared_authors(meta, ld))
+    if found:
+        return found
+    on_page = (clean_author(_ROLE_TAIL.sub("", value)) for value in _page_authors(doc, scan()))
+    return _first(name for name in on_page if _is_plausible_byline(name))
+
+
+def _declared_authors(meta: MetaIndex, ld: _LinkedData) -> Iterator[str]:
+    """Cleaned author lists from JSON-LD (Article-like objects first), then meta."""
     for obj in _articles_first(ld):
-        names = _ld_names(ld, obj.get("author") or obj.get("creator"))
-        if names:
-            yield ", ".join(names)
+        yield _join_names(_ld_names(ld, obj.get("author") or obj.get("creator")))
     for name in _AUTHOR_META:
-        values = _meta_values(doc, name)
-        if values:
-            yield ", ".join(dict.fromkeys(values))
-    yield _labelled_twitter_data(doc, _AUTHOR_LABELS)
-    yield from cues.authors(doc)
+        yield _join_names(_meta_values(meta, name))
+    yield clean_author(_labelled_twitter_data(meta, _AUTHOR_LABELS))
+
+
+def _join_names(values: Iterable[str]) -> str:
+    """Each value cleaned on its own (so a long list survives), duplicates dropped, ", "-joined."""
+    names = dict.fromkeys(name for name in map(clean_author, values) if name)
+    return ", ".join(list(names)[:MAX_AUTHORS])
 
 
 def _articles_first(ld: _LinkedData) -> list[dict]:
@@ -659,12 +726,11 @@ def _articles_first(ld: _LinkedData) -> list[dict]:
     return articles + [obj for obj in ld.objects if not _is_article(obj)]
 
 
-def _labelled_twitter_data(doc: Document, labels: frozenset[str]) -> str:
+def _labelled_twitter_data(meta: MetaIndex, labels: frozenset[str]) -> str:
     """Slack/Twitter card pairs: ``twitter:label1`` "Written by" + ``twitter:data1`` value."""
-    meta = dict(doc.meta)
     for n in range(1, 5):
-        if _clean(meta.get(f"twitter:label{n}", "")).lower() in labels:
-            return _clean(meta.get(f"twitter:data{n}", ""))
+        if _meta_first(meta, (f"twitter:label{n}",)).lower() in labels:
+            return _meta_first(meta, (f"twitter:data{n}",))
     return ""
 
 
@@ -686,6 +752,8 @@ def normalize_date(text: str, *, dayfirst: bool = False) -> str:
 
 def find_date_in_text(text: str, *, dayfirst: bool = False) -> str:
     """The first complete date written in ``text`` (ISO, numeric or English month names)."""
+    if not _FOUR_DIGITS.search(text):  # every pattern has a four-digit year
+        return ""
     best_at, best = len(text) + 1, ""
     for pattern, order in _TEXT_DATES:
         for match in pattern.finditer(text):
@@ -735,12 +803,13 @@ def _parse_with_dateutil(text: str, dayfirst: bool) -> str:
     return _iso(parsed.date())
 
 
-def _publication_date(doc: Document, ld: _LinkedData, cues: _PageCues, dayfirst: bool) -> str:
-    declared = (normalize_date(value, dayfirst=dayfirst) for value in _date_candidates(doc, ld))
-    return _first(declared) or _first(cues.dates(doc, dayfirst))
+def _publication_date(doc: Document, meta: MetaIndex, ld: _LinkedData,
+                      scan: Callable[[], _Scan], dayfirst: bool) -> str:
+    declared = (normalize_date(value, dayfirst=dayfirst) for value in _date_candidates(meta, ld))
+    return _first(declared) or _first(_page_dates(doc, scan(), dayfirst))
 
 
-def _date_candidates(doc: Document, ld: _LinkedData) -> Iterator[str]:
+def _date_candidates(meta: MetaIndex, ld: _LinkedData) -> Iterator[str]:
     """Declared publication dates, best source first (JSON-LD, then meta)."""
     articles = list(ld.articles())
     for obj in _articles_first(ld):
@@ -748,7 +817,7 @@ def _date_candidates(doc: Document, ld: _LinkedData) -> Iterator[str]:
     for obj in articles:
         yield _ld_text(obj.get("dateCreated"))
     for name in _DATE_META:
-        yield doc.meta_content(name)
+        yield _meta_first(meta, (name,))
 
 
 def _date_with_htmldate(html: str, url: str | None) -> str:
@@ -764,17 +833,21 @@ def _date_with_htmldate(html: str, url: str | None) -> str:
 
 # ------------------------------------------------------------ other fields
 
-def _site_names(doc: Document, ld: _LinkedData) -> tuple[str, ...]:
+def _site_names(meta: MetaIndex, ld: _LinkedData) -> tuple[str, ...]:
     """Every site name the page declares, best first."""
-    names = [_meta_first(doc, (name,)) for name in _SITE_META]
+    names = [_meta_first(meta, (name,)) for name in _SITE_META]
     if ld.main is not None:
         publisher = ld.resolve(ld.main.get("publisher"))
         if isinstance(publisher, dict):
             names.append(_clean(publisher.get("name")))
     names.extend(_clean(obj.get("name")) for obj in ld.objects if _is_website(obj))
-    names.extend(_clean(obj.get("name")) for obj in ld.objects
-                 if any(_type_key(t) == "organization" for t in _types(obj)))
     return tuple(dict.fromkeys(name for name in names if name))
+
+
+def _organisation_names(ld: _LinkedData) -> tuple[str, ...]:
+    """Names of JSON-LD organisations: often the site, so title segments naming them go."""
+    return tuple(_clean(obj.get("name")) for obj in ld.objects
+                 if any(_type_key(t) == "organization" for t in _types(obj)))
 
 
 def _host(url: str | None) -> str:
@@ -787,10 +860,12 @@ def _host(url: str | None) -> str:
     return host[4:] if host.startswith("www.") else host
 
 
-def _canonical_url(doc: Document) -> str:
-    og = _meta_first(doc, ("og:url",))
-    if og.startswith(("http://", "https://")):
-        return og
+def _canonical_url(doc: Document, meta: MetaIndex) -> str:
+    """og:url, else a canonical link (``canonical`` meta pair from the head, or a body link)."""
+    for name in ("og:url", "canonical"):
+        declared = _meta_first(meta, (name,))
+        if declared.startswith(("http://", "https://")):
+            return declared
     attrs = doc.elements.attrs
     for index in _find_tags(doc, "link"):
         rel = (attrs[index].get("rel") or "").lower().split()
@@ -800,10 +875,10 @@ def _canonical_url(doc: Document) -> str:
     return doc.url or ""
 
 
-def _tags(doc: Document) -> tuple[str, ...]:
+def _tags(meta: MetaIndex) -> tuple[str, ...]:
     found: dict[str, str] = {}
     for name in _TAG_META:
-        for value in _meta_values(doc, name):
+        for value in _meta_values(meta, name):
             pieces = value.split(",") if name != "article:tag" else [value]
             for piece in pieces:
                 piece = _clean(piece)
@@ -812,18 +887,18 @@ def _tags(doc: Document) -> tuple[str, ...]:
     return tuple(found.values())[:MAX_TAGS]
 
 
-def _page_type(doc: Document, ld: _LinkedData) -> str:
+def _page_type(meta: MetaIndex, ld: _LinkedData) -> str:
     if ld.main is not None and _types(ld.main):
         return ", ".join(_types(ld.main))
-    return _meta_first(doc, ("og:type",))
+    return _meta_first(meta, ("og:type",))
 
 
-def _language(doc: Document, language: str) -> str:
+def _language(doc: Document, meta: MetaIndex, language: str) -> str:
     if language:
         return language
     if doc.lang:
         return doc.lang
-    declared = _meta_first(doc, ("content-language", "og:locale", "dc.language"))
+    declared = _meta_first(meta, ("content-language", "og:locale", "dc.language"))
     return declared.replace("_", "-").split("-")[0].split(",")[0].strip().lower()
 
 
@@ -837,22 +912,24 @@ def extract_metadata(doc: Document, language: str = "", *, use_htmldate: bool = 
     supplies the date when the document itself has none. It parses the page a
     second time, so it is off by default.
     """
+    meta = _index_meta(doc)
     ld = _linked_data(doc)
-    cues = _PageCues(doc)
-    site_names = _site_names(doc, ld)
-    lang = _language(doc, language)
-    date = _publication_date(doc, ld, cues, dayfirst=bool(lang) and lang != "en")
+    scan = cache(partial(_scan_page, doc))  # scanned on first need only, at most once
+    site_names = _site_names(meta, ld)
+    keys = site_keys(site_names + _organisation_names(ld), _host(doc.url))
+    lang = _language(doc, meta, language)
+    date = _publication_date(doc, meta, ld, scan, dayfirst=bool(lang) and lang != "en")
     if not date and use_htmldate and html:
         date = _date_with_htmldate(html, doc.url)
     return Metadata(
-        title=_title(doc, ld, site_keys(site_names, _host(doc.url))),
-        author=_author(doc, ld, cues),
+        title=_title(doc, meta, ld, keys),
+        author=_author(doc, meta, ld, scan),
         date=date,
         site_name=_first(site_names) or _host(doc.url),
         language=lang,
-        url=_canonical_url(doc),
-        description=_meta_first(doc, _DESCRIPTION_META),
-        image=_meta_first(doc, _IMAGE_META),
-        tags=_tags(doc),
-        page_type=_page_type(doc, ld),
+        url=_canonical_url(doc, meta),
+        description=_meta_first(meta, _DESCRIPTION_META),
+        image=_meta_first(meta, _IMAGE_META),
+        tags=_tags(meta),
+        page_type=_page_type(meta, ld),
     )

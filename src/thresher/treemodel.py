@@ -17,6 +17,8 @@ probabilities are its logistic.
 from __future__ import annotations
 
 import json
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -101,19 +103,30 @@ def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -
         np.savez_compressed(handle, **arrays)
 
 
+_UNREADABLE = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error)
+
+
 def load(path: str | Path) -> tuple[dict[str, Model], dict]:
     """Read a model file written by :func:`save`; raise :class:`ModelError` when it is not one."""
     try:
-        with np.load(path, allow_pickle=False) as data:
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise ModelError(f"{path}: not a thresher model file (a bare array, not an .npz archive)")
+        with data:
             header = json.loads(str(data["header"]))
             arrays = {key: data[key] for key in data.files if key != "header"}
-    except (OSError, ValueError, KeyError) as exc:
-        raise ModelError(f"{path}: not a thresher model file ({exc})") from None
+    except _UNREADABLE as exc:
+        raise ModelError(f"{path}: not a thresher model file ({type(exc).__name__}: {exc})") from None
+    if not isinstance(header, dict) or not isinstance(header.get("models"), dict):
+        raise ModelError(f"{path}: model header is malformed")
     if header.get("schema") != SCHEMA:
         raise ModelError(f"{path}: schema {header.get('schema')!r} is not {SCHEMA!r}")
     if header.get("version") != VERSION:
         raise ModelError(f"{path}: model version {header.get('version')} unsupported (this thresher reads {VERSION})")
-    models = {name: _build(name, spec, arrays) for name, spec in header["models"].items()}
+    try:
+        models = {name: _build(name, spec, arrays) for name, spec in header["models"].items()}
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ModelError(f"{path}: model arrays are malformed ({type(exc).__name__}: {exc})") from None
     return models, header.get("meta", {})
 
 

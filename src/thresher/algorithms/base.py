@@ -18,10 +18,12 @@ class Context:
 
     language: ISO 639-1 code of the page ("" when unknown).
     model: path of a user-trained model file, for learned algorithms.
+    source: the decoded page source, for algorithms that work on source lines (density, CETR).
     """
 
     language: str = ""
     model: str | None = None
+    source: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .. import learned as L
 from ..blocks import Document
 from .base import Algorithm, Classification, Context
@@ -21,10 +23,16 @@ MODEL_FILE = "thresher.npz"
 @dataclass(frozen=True)
 class Params:
     """threshold: content probability at which a block is kept (None: the model's own).
-    smoothing: use stage 2 (context over neighbours and ancestors); False keeps stage 1 only."""
+    smoothing: use stage 2 (context over neighbours and ancestors); False keeps stage 1 only.
+    never_empty: when no block reaches the threshold, keep the blocks scoring at least
+        ``fallback_ratio`` of the best score instead of returning nothing (a page with text
+        always has a best guess, and an empty answer scores zero for every reader).
+    """
 
     threshold: float | None = None
     smoothing: bool = True
+    never_empty: bool = True
+    fallback_ratio: float = 0.5
 
 
 def scores(doc: Document, context: Context, smoothing: bool = True):
@@ -38,11 +46,24 @@ def scores(doc: Document, context: Context, smoothing: bool = True):
     return p1, L.score_stage(model.stage("stage2"), L.stage2_features(s1, doc, p1)), model
 
 
+def nothing_kept(keep: np.ndarray) -> bool:
+    return not keep.any()
+
+
+def decide(p: np.ndarray, threshold: float, params: Params) -> tuple[np.ndarray, float]:
+    """Labels and the threshold actually applied (lowered by the never-empty fallback)."""
+    keep = p >= threshold
+    if params.never_empty and len(p) and nothing_kept(keep):
+        threshold = float(p.max()) * params.fallback_ratio
+        keep = p >= threshold
+    return keep, threshold
+
+
 def run(doc: Document, params: Params, context: Context) -> Classification:
     p1, p, model = scores(doc, context, params.smoothing)
-    threshold = model.threshold if params.threshold is None else params.threshold
+    keep, threshold = decide(p, model.threshold if params.threshold is None else params.threshold, params)
     reasons = [f"p={final:.2f} (own {own:.2f}, threshold {threshold:.2f})" for own, final in zip(p1, p)]
-    return Classification.from_labels(p >= threshold, reasons, p)
+    return Classification.from_labels(keep, reasons, p)
 
 
 ALGORITHM = Algorithm(

@@ -65,6 +65,7 @@ class BlockStats:
 
 
 def block_stats(doc: Document, stoplist: frozenset[str]) -> list[BlockStats]:
+    in_select = _select_elements(doc)
     out = []
     for block in doc.blocks:
         words = block.text.split()
@@ -73,12 +74,17 @@ def block_stats(doc: Document, stoplist: frozenset[str]) -> list[BlockStats]:
             length=block.char_count, link_density=block.link_density,
             stopword_density=stop / len(words) if words else 0.0,
             has_link=block.link_char_count > 0, has_copyright="\xa9" in block.text or "&copy" in block.text,
-            in_select=_in_select(doc, block.element), is_heading=block.is_heading))
+            in_select=in_select[block.element], is_heading=block.is_heading))
     return out
 
 
-def _in_select(doc: Document, element: int) -> bool:
-    return any(el.tag == "select" for el in doc.ancestors(element))
+def _select_elements(doc: Document) -> list[bool]:
+    """Per element: is it a ``<select>`` or inside one? (parents come before children)."""
+    tags, parents = doc.elements.tags, doc.elements.parents
+    inside = [False] * len(tags)
+    for i, tag in enumerate(tags):
+        inside[i] = tag == "select" or (parents[i] >= 0 and inside[parents[i]])
+    return inside
 
 
 # -- stage 1 + 2: context-free classification

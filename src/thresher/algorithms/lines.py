@@ -21,13 +21,13 @@ Mapping (:func:`align_blocks`)
     tags, which separate them, reduce alike). Blocks are matched in reading
     order, each searched forward from where the previous one ended within a
     bounded window: first the whole block, then, for a block that the source
-    interrupts (text inside ``noscript`` and other elements the document does
-    not walk), its words in runs of at least 12 characters, and the words of a
-    run not found whole one by one, close to the cursor. Each block gets the characters it matched on
-    each line; :func:`block_labels` keeps a block when at least half of those
-    characters lie on kept lines. A block that matches nothing is discarded.
-    Every step searches a bounded window, so the whole mapping is linear in
-    the page size.
+    interrupts (text inside ``iframe`` and other elements the document does
+    not walk), its words in runs of at least 12 characters, and the words of
+    a run not found whole one by one, close to the cursor. Each block gets
+    the characters it matched on each line; :func:`block_labels` keeps a
+    block when at least half of those characters lie on kept lines. A block
+    that matches nothing is discarded. Every search covers a bounded window,
+    so the mapping is linear in the page size.
 """
 from __future__ import annotations
 

@@ -13,15 +13,14 @@ Cross-validation groups pages by domain (``urlparse(url).netloc`` without a
 leading ``www.``) so no site is both trained and tested on; groups go, largest
 first (ties by name), to the fold with the fewest pages so far (ties to the
 lower fold). Scores are the referee's word-level precision, recall and F1
-(bag of lower-cased ``\\w+`` tokens, mean over pages), written out again in
-:func:`word_prf` because the package has no shared metrics module yet.
+(bag of lower-cased ``\\w+`` tokens, mean over pages), from
+:func:`thresher.evaluation.metrics.word_prf`.
 """
 from __future__ import annotations
 
 import gzip
 import json
 import random
-import re
 import statistics
 import time
 from collections import Counter
@@ -30,14 +29,15 @@ from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple, Sequence
 from urllib.parse import urlparse
 
+import numpy as np
+
 from ..algorithms import density
 from ..blocks import build_document
 from ..decode import decode
 from ..errors import InputError
+from ..evaluation.metrics import word_prf
 from . import ngram
 from .align import align_document
-
-WORD = re.compile(r"\w+")
 
 
 class GoldPage(NamedTuple):
@@ -117,20 +117,6 @@ def training_texts(pages: Iterable[PageChunks]) -> tuple[list[str], list[str]]:
     return content, boilerplate
 
 
-# ------------------------------------------------------------------ metric
-
-def word_prf(pred: str, true: str) -> tuple[float, float, float]:
-    """The referee's word-level precision, recall and F1 (bag of lower-cased \\w+ tokens)."""
-    p_tokens, t_tokens = WORD.findall((pred or "").lower()), WORD.findall((true or "").lower())
-    if not t_tokens:
-        return (1.0, 1.0, 1.0) if not p_tokens else (0.0, 0.0, 0.0)
-    if not p_tokens:
-        return 0.0, 0.0, 0.0
-    overlap = sum((Counter(p_tokens) & Counter(t_tokens)).values())
-    p, r = overlap / len(p_tokens), overlap / len(t_tokens)
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
-
-
 def kept_text(texts: Sequence[str], keep: Sequence[bool]) -> str:
     """The text renderer's output for these decisions."""
     return "\n\n".join(t for t, k in zip(texts, keep) if k)
@@ -144,12 +130,15 @@ def fit_pages(pages: Sequence[PageChunks], fit_params: ngram.FitParams, training
 
 
 def train_density_classifier(dataset_dirs: Sequence[str | Path], out_path: str | Path, *, n: int = 6,
-                             seed: int = 0, pages=None, fit_params: ngram.FitParams | None = None) -> dict:
+                             seed: int = 0, pages=None, cv: int | None = None,
+                             fit_params: ngram.FitParams | None = None) -> dict:
     """Fit the two-class n-gram model on ``dataset_dirs`` and save it to ``out_path``.
 
     pages: None for every page, an int for a sample of that many (drawn with
-    ``seed``), or an iterable of page ids. Returns a report (also stored in
-    the model under ``training``).
+    ``seed``), or an iterable of page ids. cv: when 2 or more, first run
+    :func:`cross_validate_density_classifier` with that many folds on the same
+    pages and add its result to the report. Returns a report (the training
+    part is also stored in the model under ``training``).
     """
     start = time.perf_counter()
     fit_params = fit_params or ngram.FitParams(n=n)
@@ -162,11 +151,17 @@ def train_density_classifier(dataset_dirs: Sequence[str | Path], out_path: str |
         "content_chars": sum(map(len, content)), "boilerplate_chars": sum(map(len, boilerplate)),
         "n": fit_params.n, "seed": seed, "stage1": "density, block units, published defaults",
     }
+    cv_result = None
+    if cv:
+        cv_result = cross_validate_density_classifier(
+            " + ".join(report["datasets"]), cv, fit_params=fit_params, chunk_pages=chunk_pages)
     model = ngram.fit(content, boilerplate, fit_params, report)
     path = ngram.save_model(model, out_path)
     report = dict(report, min_count=model["min_count"], bytes=path.stat().st_size,
                   grams={name: len(model["classes"][name]["grams"]) for name in ngram.CLASSES},
                   seconds=round(time.perf_counter() - start, 1), path=str(path))
+    if cv_result is not None:
+        report["cv"] = cv_result
     return report
 
 
@@ -201,16 +196,9 @@ def evaluate_fold(model: ngram.NGramModel, test: Sequence[PageChunks], margin: f
     """Per-page referee scores of stage 1 alone and of both stages."""
     stage1_scores, both_scores = [], []
     for page in test:
-        candidates = [i for i, kept in enumerate(page.stage1) if kept]
-        keep = list(page.stage1)
-        if candidates:
-            texts = [page.block_texts[i] for i in candidates]
-            s = ngram.scores(model, texts)
-            threshold = model.threshold if margin is None else margin
-            for i, score in zip(candidates, s.tolist()):
-                keep[i] = score > threshold
+        _, keep = density.classifier_keep(model, page.block_texts, np.array(page.stage1, dtype=bool), margin)
         stage1_scores.append(word_prf(kept_text(page.block_texts, page.stage1), page.gold))
-        both_scores.append(word_prf(kept_text(page.block_texts, keep), page.gold))
+        both_scores.append(word_prf(kept_text(page.block_texts, keep.tolist()), page.gold))
     return stage1_scores, both_scores
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
 import statistics
 import sys
 import time
@@ -47,18 +49,20 @@ class TrainParams:
     trees / leaves / learning_rate / min_child_samples / feature_fraction / bagging: LightGBM.
     inner_folds: folds used to produce out-of-fold stage-1 scores for stage 2.
     threshold: probability at which a block is content.
+    threads: LightGBM threads (results do not depend on it).
     """
 
     vocabulary_size: int = 200
     min_token_domains: int = 15
-    trees: int = 300
+    trees: int = 150
     leaves: int = 63
-    learning_rate: float = 0.06
+    learning_rate: float = 0.1
     min_child_samples: int = 40
     feature_fraction: float = 0.5
-    bagging: float = 0.7
-    inner_folds: int = 3
-    threshold: float = 0.5
+    bagging: float = 0.5
+    inner_folds: int = 2
+    threshold: float = 0.35
+    threads: int = 2
     seed: int = SEED
 
 
@@ -156,10 +160,12 @@ def _lgb_params(p: TrainParams) -> dict:
     return {"objective": "binary", "learning_rate": p.learning_rate, "num_leaves": p.leaves,
             "min_child_samples": p.min_child_samples, "feature_fraction": p.feature_fraction,
             "bagging_fraction": p.bagging, "bagging_freq": 1, "seed": p.seed, "deterministic": True,
-            "force_row_wise": True, "num_threads": 2, "verbose": -1, "max_bin": 63}
+            "force_row_wise": True, "num_threads": p.threads, "verbose": -1, "max_bin": 63}
 
 
 def fit_trees(x: np.ndarray, y: np.ndarray, w: np.ndarray, names: tuple[str, ...], p: TrainParams):
+    # OpenMP threads that spin while waiting make training crawl on a busy machine
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import lightgbm as lgb
 
     booster = lgb.train(_lgb_params(p), lgb.Dataset(x, y.astype(np.float64), weight=w, free_raw_data=True),
@@ -240,7 +246,7 @@ def train_dragnet_models(pages: Sequence[Page], p: TrainParams, family: str = "t
     return Trained(fit(x, y, w, names, p), None, vocab, p.threshold)
 
 
-_COMMENT_TOKENS = ("comment", "reply", "replies", "respon", "discussion")
+_COMMENT_TOKEN = re.compile(r"^(?:comments?|comment(?:list|body|text|content)|repl(?:y|ies)|respon(?:d|ses?)|discussions?)$")
 
 
 def with_comments(page: Page) -> Page:
@@ -255,7 +261,7 @@ def with_comments(page: Page) -> Page:
     for i, (block, toks) in enumerate(zip(doc.blocks, page.features.tokens)):
         if labels[i] or block.link_density >= 0.5 or block.word_count < 3:
             continue
-        labels[i] = any(c in t for t in toks for c in _COMMENT_TOKENS)
+        labels[i] = any(_COMMENT_TOKEN.match(t) for t in toks)
     return Page(page.id, page.url, page.domain, page.type, page.gold, page.features, labels,
                 block_weights(doc, labels))
 
@@ -297,15 +303,20 @@ def cross_validate(pages: Sequence[Page], k: int, trainer, p: TrainParams, dragn
         for i in fold:
             probabilities[i] = predict(trained, pages[i].features, dragnet)
         log(f"  fold {n + 1}/{k}: {len(fold)} pages")
-    report = _score(pages, probabilities, p.threshold)
-    report["at_threshold"] = {t: _score(pages, probabilities, t)["f1"] for t in thresholds}
+    never_empty = not dragnet  # the flagship's decoding rule; Dragnet is scored as published
+    report = _score(pages, probabilities, p.threshold, never_empty)
+    report["at_threshold"] = {t: _score(pages, probabilities, t, never_empty)["f1"] for t in thresholds}
     return report
 
 
-def _score(pages: Sequence[Page], probabilities, threshold: float) -> dict:
+def _score(pages: Sequence[Page], probabilities, threshold: float, never_empty: bool) -> dict:
+    from ..algorithms.flagship import Params as FlagshipParams, decide
+
+    rule = FlagshipParams(never_empty=never_empty)
     per_type: dict[str, list[float]] = defaultdict(list)
     for page, prob in zip(pages, probabilities):
-        per_type[page.type].append(word_f1(page_text(page, prob >= threshold), page.gold))
+        keep, _ = decide(prob, threshold, rule)
+        per_type[page.type].append(word_f1(page_text(page, keep), page.gold))
     scores = [s for v in per_type.values() for s in v]
     return {"f1": statistics.mean(scores), "pages": len(scores), "threshold": threshold,
             "f1_by_type": {t: statistics.mean(v) for t, v in sorted(per_type.items())}}
@@ -332,22 +343,36 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
     save(models, out, meta)
 
 
-def _train(algorithm: str, dataset_dirs, out, cv: int | None, seed: int, log) -> dict:
-    p = TrainParams(seed=seed)
+TRAINERS = {"dragnet": "train_dragnet_models", "dragnet-comments": "train_dragnet_comments_models",
+            "thresher": "train_flagship_models"}
+
+
+def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None, p: TrainParams,
+                   datasets: Sequence[str | Path] = (), log=print) -> dict:
+    """Fit on every page and save; then, with ``cv``, cross-validate and save again with the report.
+
+    The final model is written first so that a long cross-validation never
+    leaves the user without a model.
+    """
+    trainer = globals()[TRAINERS[algorithm]]
     dragnet = algorithm.startswith("dragnet")
-    trainer = {"dragnet": train_dragnet_models, "dragnet-comments": train_dragnet_comments_models,
-               "thresher": train_flagship_models}[algorithm]
+    log(f"fitting {algorithm} on {len(pages)} pages")
+    trained = trainer(pages, p)
+    _save(trained, out, algorithm, p, None, datasets)
+    log(f"wrote {out}")
+    if not cv:
+        return {}
+    log(f"{cv}-fold cross-validation grouped by domain")
+    report = cross_validate(pages, cv, trainer, p, dragnet, log)
+    log(format_report(algorithm, report))
+    _save(trained, out, algorithm, p, report, datasets)
+    return report
+
+
+def _train(algorithm: str, dataset_dirs, out, cv: int | None, seed: int, log) -> dict:
     log(f"preparing pages from {', '.join(map(str, dataset_dirs))}")
     pages = prepare_pages(dataset_dirs, log)
-    report = None
-    if cv:
-        log(f"{cv}-fold cross-validation grouped by domain")
-        report = cross_validate(pages, cv, trainer, p, dragnet, log)
-        log(format_report(algorithm, report))
-    log(f"fitting the final model on {len(pages)} pages")
-    _save(trainer(pages, p), out, algorithm, p, report, dataset_dirs)
-    log(f"wrote {out}")
-    return report or {}
+    return train_prepared(algorithm, pages, out, cv=cv, p=TrainParams(seed=seed), datasets=dataset_dirs, log=log)
 
 
 def train_flagship(dataset_dirs, out, *, cv: int | None = 5, seed: int = SEED, log=None) -> dict:

@@ -53,6 +53,8 @@ from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
+from ..errors import ModelError
+
 SCHEMA = "thresher.density-classifier"
 VERSION = 1
 CLASSES = ("content", "boilerplate")
@@ -253,46 +255,71 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _compile_class(grams: dict[str, int]) -> ClassLM:
-    gram_hash: dict[int, float] = {}
-    ctx_total: dict[int, float] = {}
-    ctx_types: dict[int, float] = {}
-    for gram, count in grams.items():
-        h = hash_string(gram[:-1])
-        ctx_total[h] = ctx_total.get(h, 0.0) + count
-        ctx_types[h] = ctx_types.get(h, 0.0) + 1.0
-        gram_hash[(h * _PRIME + ord(gram[-1]) + 1) & _MASK] = float(count)
-    g_keys = np.array(sorted(gram_hash), dtype=np.uint64)
-    c_keys = np.array(sorted(ctx_total), dtype=np.uint64)
+def _compile_class(grams: dict[str, int], n: int) -> ClassLM:
+    """Hash every gram and its context (the gram minus its last char); sum context statistics."""
+    texts = list(grams)
+    counts = np.fromiter(grams.values(), dtype=np.float64, count=len(texts))
+    if not texts:
+        empty = np.zeros(0, dtype=np.uint64)
+        return ClassLM(*(_frozen(a) for a in (empty, np.zeros(0), empty.copy(), np.zeros(0), np.zeros(0))))
+    batch = _batch(texts)
+    hashes = _order_hashes(batch.codes, n)
+    last = batch.starts + batch.lengths - 1
+    order = np.minimum(batch.lengths, n)
+    table = np.vstack(hashes)  # table[k, i]: hash of the k chars ending at i
+    gram_hash = table[order, last]
+    ctx_hash = np.where(order > 1, table[np.maximum(order - 1, 0), np.maximum(last - 1, 0)], np.uint64(_OFFSET))
+    g_order = np.argsort(gram_hash)
+    c_keys, c_index = np.unique(ctx_hash, return_inverse=True)
     return ClassLM(
-        _frozen(g_keys), _frozen(np.array([gram_hash[int(k)] for k in g_keys], dtype=np.float64)),
-        _frozen(c_keys), _frozen(np.array([ctx_total[int(k)] for k in c_keys], dtype=np.float64)),
-        _frozen(np.array([ctx_types[int(k)] for k in c_keys], dtype=np.float64)))
+        _frozen(gram_hash[g_order]), _frozen(counts[g_order]), _frozen(c_keys),
+        _frozen(np.bincount(c_index, weights=counts, minlength=len(c_keys))),
+        _frozen(np.bincount(c_index, minlength=len(c_keys)).astype(np.float64)))
 
 
 def compile_model(data: dict) -> NGramModel:
     """Check the schema of a JSON model and hash it for scoring."""
-    if data.get("schema") != SCHEMA:
-        raise ValueError(f"not a density-classifier model (schema {data.get('schema')!r})")
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        found = data.get("schema") if isinstance(data, dict) else type(data).__name__
+        raise ModelError(f"not a density-classifier model (schema {found!r}, expected {SCHEMA!r})")
     if data.get("version") != VERSION:
-        raise ValueError(f"density-classifier model version {data.get('version')!r}; this thresher reads {VERSION}")
-    return NGramModel(
-        n=int(data["n"]), lambda_factor=float(data["lambda_factor"]), lowercase=bool(data["lowercase"]),
-        alphabet_size=int(data["alphabet_size"]), threshold=float(data.get("threshold", 0.0)),
-        classes=tuple(_compile_class(data["classes"][name]["grams"]) for name in CLASSES))
+        raise ModelError(f"density-classifier model version {data.get('version')!r}; this thresher reads {VERSION}")
+    try:
+        return NGramModel(
+            n=int(data["n"]), lambda_factor=float(data["lambda_factor"]), lowercase=bool(data["lowercase"]),
+            alphabet_size=int(data["alphabet_size"]), threshold=float(data.get("threshold", 0.0)),
+            classes=tuple(_compile_class(data["classes"][name]["grams"], int(data["n"])) for name in CLASSES))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise ModelError(f"malformed density-classifier model: {type(exc).__name__}: {exc}") from None
+
+
+def _parse(text: str, where: str) -> NGramModel:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ModelError(f"{where}: not JSON ({exc})") from None
+    return compile_model(data)
 
 
 @lru_cache(maxsize=8)
 def load_model(path: str) -> NGramModel:
-    """Load a model file (cached per path)."""
-    return compile_model(json.loads(Path(path).read_text(encoding="utf-8")))
+    """Load a model file (cached per path); :class:`ModelError` when it is missing or not one."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ModelError(f"cannot read model {path}: {exc}") from None
+    return _parse(text, path)
 
 
 @lru_cache(maxsize=1)
 def shipped_model() -> NGramModel:
     """The model trained on wcxb-dev that ships inside the package."""
-    text = resources.files("thresher").joinpath(SHIPPED).read_text(encoding="utf-8")
-    return compile_model(json.loads(text))
+    resource = resources.files("thresher").joinpath(SHIPPED)
+    try:
+        text = resource.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise ModelError(f"the shipped model {SHIPPED} is missing from this installation") from None
+    return _parse(text, SHIPPED)
 
 
 # ------------------------------------------------------------------ scoring

@@ -1,0 +1,325 @@
+"""Per-block feature matrices (thresher.features, thresher.learned.page_features) on hand-built pages."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from thresher import features as F
+from thresher import learned
+from thresher.blocks import build_document
+
+STOP = frozenset({"the", "on", "a", "of"})
+
+
+def page(body: str, head: str = "") -> "object":
+    return build_document(f"<html><head>{head}</head><body>{body}</body></html>")
+
+
+def block_index(doc, text: str) -> int:
+    """Index of the block whose text is exactly ``text`` (fails loudly when absent or ambiguous)."""
+    found = [b.index for b in doc.blocks if b.text == text]
+    assert len(found) == 1, (text, [b.text for b in doc.blocks])
+    return found[0]
+
+
+def shallow(doc, stoplist=STOP):
+    return F.shallow_text(doc, stoplist)
+
+
+def context(doc):
+    return F.dom_context(doc, F.tree_facts(doc))
+
+
+# ------------------------------------------------------------------ text density
+
+def test_text_density_of_one_line_is_its_word_count():
+    assert F.text_density("one two three four") == 4.0
+    assert F.text_density("x" * 80) == 1.0  # exactly the width: still one line
+
+
+def test_text_density_of_wrapped_block_excludes_the_last_line():
+    word = "abcdefghi"  # 9 chars: 8 words fill 79 columns, a 9th would need 89
+    assert F.text_density(" ".join([word] * 20)) == 8.0  # lines of 8, 8, (4 excluded)
+    assert F.text_density(" ".join([word] * 17)) == 8.0  # 8, 8, (1 excluded)
+    # a long block made of a long line plus a short last one: only the full line counts
+    text = " ".join(["ab"] * 26) + " " + "z" * 60  # 26 words fill 77 columns; the long word wraps
+    assert F.text_density(text) == 26.0
+
+
+def test_text_density_column_matches_function():
+    long_text = " ".join(["abcdefghi"] * 20)
+    doc = page(f"<p>short words here</p><p>{long_text}</p>")
+    col = shallow(doc).column("text_density")
+    assert col.tolist() == [3.0, 8.0]
+
+
+# ------------------------------------------------------------------ shallow text
+
+def test_link_density_of_all_link_block_is_one_and_of_plain_block_zero():
+    doc = page("<p><a href='/x'>all of this is a link</a></p><p>no links in here at all</p>"
+               "<p>half <a href='/y'>link</a></p>")
+    col = shallow(doc).column("link_density")
+    assert col[0] == pytest.approx(1.0)
+    assert col[1] == 0.0
+    assert 0.0 < col[2] < 1.0
+
+
+def test_stopword_density_uses_the_given_stoplist():
+    doc = page("<p>The cat sat on the mat</p><p>Cat sat mat</p>")
+    assert shallow(doc).column("stopword_density").tolist() == pytest.approx([3 / 6, 0.0])
+    # an empty stoplist gives zero everywhere
+    assert shallow(doc, frozenset()).column("stopword_density").tolist() == [0.0, 0.0]
+
+
+def test_digit_and_upper_ratios_on_known_strings():
+    doc = page("<p>abc123</p><p>ABcd</p><p>no digits</p>")
+    cols = shallow(doc)
+    assert cols.column("digit_ratio").tolist() == pytest.approx([0.5, 0.0, 0.0])
+    assert cols.column("upper_ratio").tolist() == pytest.approx([0.0, 0.5, 0.0])
+
+
+def test_sentence_ends_counts_terminal_punctuation_per_block():
+    doc = page("<p>One. Two! Three?</p><p>Version 3.5 is out</p><p>Ends here.</p>")
+    col = shallow(doc).column("sentence_ends")
+    assert col.tolist() == pytest.approx([math.log1p(3), 0.0, math.log1p(1)])
+
+
+def test_date_like_marks_years_and_numeric_dates_only():
+    doc = page("<p>Published in 2021 by us</p><p>Posted 12/05/2020 at noon</p>"
+               "<p>Call 555 1234 today</p><p>Founded 1850 here</p>")
+    assert shallow(doc).column("date_like").tolist() == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_heading_copyright_and_case_columns():
+    doc = page("<h2>A heading</h2><p>\xa9 2024 Example</p><p>lower start</p>")
+    cols = shallow(doc)
+    assert cols.column("is_heading").tolist() == [1.0, 0.0, 0.0]
+    assert cols.column("has_copyright").tolist() == [0.0, 1.0, 0.0]
+    assert cols.column("starts_upper").tolist() == [1.0, 0.0, 0.0]
+
+
+# ------------------------------------------------------------------ tree context
+
+def test_block_inside_nav_has_in_nav():
+    doc = page("<nav><ul><li><a href='/'>Home</a></li></ul></nav><p>Body text outside</p>")
+    col = context(doc).column("in_nav")
+    assert col[block_index(doc, "Home")] == 1.0
+    assert col[block_index(doc, "Body text outside")] == 0.0
+
+
+def test_negative_cue_on_sidebar_ancestor():
+    doc = page("<div class='sidebar'>Direct sidebar text<p>Nested sidebar text</p></div>"
+               "<div class='x'><div><div><div><div><p>Far from any cue</p></div></div></div></div></div>")
+    ctx = context(doc)
+    direct, nested, far = (block_index(doc, t) for t in ("Direct sidebar text", "Nested sidebar text",
+                                                         "Far from any cue"))
+    assert ctx.column("neg_cue_dist")[direct] == 0.0
+    assert ctx.column("neg_cue_dist")[nested] == 1.0
+    assert ctx.column("neg_cue_near")[direct] == 1.0
+    assert ctx.column("neg_cue_near")[nested] == 1.0
+    assert ctx.column("neg_cue_near")[far] == 0.0
+    assert ctx.column("neg_cue_dist")[far] == F.MAX_CUE_DISTANCE
+
+
+def test_positive_cue_on_article_post_content():
+    doc = page("<article class='post-content'><div><p>Article paragraph</p></div></article>"
+               "<div class='box'><p>Plain box</p></div>")
+    ctx = context(doc)
+    inside, outside = block_index(doc, "Article paragraph"), block_index(doc, "Plain box")
+    assert ctx.column("pos_cue_near")[inside] == 1.0
+    assert ctx.column("pos_cue_dist")[inside] == 2.0
+    assert ctx.column("pos_cue_near")[outside] == 0.0
+    assert ctx.column("in_article")[inside] == 1.0
+    assert ctx.column("in_article")[outside] == 0.0
+
+
+def test_hidden_marks_blocks_under_hidden_elements():
+    doc = page("<div hidden><p>Hidden by attribute</p></div>"
+               "<div style='color:red; DISPLAY: none'><span><p>Hidden by style</p></span></div>"
+               "<p aria-hidden='true'>Aria hidden</p><p aria-hidden='false'>Aria shown</p>"
+               "<div style='visibility:visible'><p>Visible one</p></div>")
+    col = context(doc).column("hidden")
+    assert [col[block_index(doc, t)] for t in ("Hidden by attribute", "Hidden by style", "Aria hidden",
+                                                 "Aria shown", "Visible one")] == [1.0, 1.0, 1.0, 0.0, 0.0]
+
+
+def test_cue_tokens_are_split_on_non_alphanumerics():
+    assert F.element_tokens({"id": "Main-Nav", "class": "post_content  big"}) == ["main", "nav", "post",
+                                                                                  "content", "big"]
+    assert F.element_tokens({}) == []
+
+
+def test_anc1_text_share_is_parent_subtree_share_of_page_text():
+    doc = page("<div><p>aaaa</p></div><div><p>bbbbbbbbbbbb</p></div>")
+    share = context(doc).column("anc1_text_share")
+    assert share.tolist() == pytest.approx([4 / 16, 12 / 16])
+    doc = page("<div><p>aaaa</p><p>bbbb</p></div>")
+    assert context(doc).column("anc1_text_share").tolist() == pytest.approx([1.0, 1.0])
+
+
+def test_siblings_same_counts_repeated_post_siblings():
+    doc = page("<div class='posts'>" + "".join(f"<div class='post'>Post number {i}</div>" for i in range(3)) +
+               "<div class='other'>Not a post</div></div>"
+               "<div class='thread'>" + "".join(f"<div class='post'><p>Para {i}</p></div>" for i in range(4)) +
+               "</div>")
+    ctx = context(doc)
+    same = ctx.column("siblings_same")
+    for i in range(3):
+        assert same[block_index(doc, f"Post number {i}")] == pytest.approx(math.log1p(2))
+    assert same[block_index(doc, "Not a post")] == 0.0
+    # one level up: each <p> is alone in its post, but the posts repeat 4 times under another parent
+    for i in range(4):
+        b = block_index(doc, f"Para {i}")
+        assert same[b] == 0.0
+        assert ctx.column("parent_siblings_same")[b] == pytest.approx(math.log1p(3))
+
+
+# ------------------------------------------------------------------ CETR
+
+def test_cetr_columns_shape_and_non_negative():
+    doc = page("<p>plain text block with words</p><p><a>x</a><b>y</b><i>z</i></p><div>more text here</div>")
+    cols = F.cetr(doc)
+    assert cols.names == ("cetr_ratio", "cetr_derivative")
+    assert cols.values.shape == (len(doc.blocks), 2)
+    assert np.all(cols.values >= 0)
+    assert np.all(np.isfinite(cols.values))
+
+
+def test_gaussian_smooth_keeps_length_and_constants():
+    values = np.full(7, 3.0)
+    assert F.gaussian_smooth(values).tolist() == pytest.approx(values.tolist())
+    assert len(F.gaussian_smooth(np.arange(5.0))) == 5
+    assert len(F.gaussian_smooth(np.zeros(0))) == 0
+
+
+# ------------------------------------------------------------------ page level
+
+def test_json_ld_product_sets_page_type_product():
+    head = ('<title>A thing</title><script type="application/ld+json">'
+            '{"@context": "https://schema.org", "@type": "Product", "name": "A thing"}</script>')
+    doc = page("<p>Buy the thing now</p><p>Another block</p>", head)
+    cols = F.page_level(doc, shallow(doc))
+    assert cols.column("page_type_product").tolist() == [1.0, 1.0]
+    assert cols.column("page_type_article").tolist() == [0.0, 0.0]
+    plain = page("<p>Buy the thing now</p>")
+    assert F.page_level(plain, shallow(plain)).column("page_type_product").tolist() == [0.0]
+
+
+def test_og_type_article_sets_page_type_article():
+    doc = page("<p>Text</p>", '<meta property="og:type" content="article">')
+    assert F.page_level(doc, shallow(doc)).column("page_type_article").tolist() == [1.0]
+
+
+def test_title_overlap_is_one_for_the_title_block_and_zero_for_unrelated():
+    doc = page("<h1>Hello World Story</h1><p>completely unrelated words</p><p>Hello there</p>",
+               "<title>Hello World Story</title>")
+    col = F.page_level(doc, shallow(doc)).column("title_overlap")
+    assert col.tolist() == pytest.approx([1.0, 0.0, 0.5])
+
+
+def test_position_and_char_share():
+    doc = page("<p>aaaa</p><p>bbbb</p><p>cccccccc</p>")
+    cols = F.page_level(doc, shallow(doc))
+    assert cols.column("position").tolist() == pytest.approx([0.0, 0.5, 1.0])
+    assert cols.column("char_share").tolist() == pytest.approx([0.25, 0.25, 0.5])
+    assert float(cols.column("char_share").sum()) == pytest.approx(1.0)
+
+
+# ------------------------------------------------------------------ neighbours
+
+def test_neighbours_shift_values_and_zero_the_edges():
+    values = np.arange(1, 16, dtype=np.float32).reshape(5, 3)
+    base = F.Columns(("log_words", "link_density", "unused"), values)
+    nb = F.neighbours(base, ("log_words", "link_density"), (-2, -1, 1, 2))
+    assert "unused@-1" not in nb.names
+    words = values[:, 0]
+    assert nb.column("log_words@-1").tolist() == [0.0, *words[:-1]]
+    assert nb.column("log_words@+1").tolist() == [*words[1:], 0.0]
+    assert nb.column("log_words@-2").tolist() == [0.0, 0.0, *words[:-2]]
+    assert nb.column("link_density@+2").tolist() == [*values[2:, 1], 0.0, 0.0]
+
+
+def test_neighbours_of_a_real_page_follow_reading_order():
+    doc = page("<p>one</p><p>one two three</p><p><a href='/'>link only</a></p><p>last block of words here</p>")
+    pf = learned.page_features(doc, "en")
+    words, prev = pf.base.column("log_words"), pf.base.column("log_words@-1")
+    links, nxt = pf.base.column("link_density"), pf.base.column("link_density@+1")
+    for i in range(1, len(doc.blocks)):
+        assert prev[i] == words[i - 1]
+    for i in range(len(doc.blocks) - 1):
+        assert nxt[i] == links[i + 1]
+    assert prev[0] == 0.0 and nxt[-1] == 0.0
+    assert nxt[1] == pytest.approx(1.0)
+
+
+def test_neighbours_on_a_page_shorter_than_the_offsets():
+    base = F.Columns(("log_words",), np.array([[2.0]], np.float32))
+    nb = F.neighbours(base, ("log_words",))
+    assert nb.values.shape == (1, 4)
+    assert nb.values.tolist() == [[0.0, 0.0, 0.0, 0.0]]
+
+
+# ------------------------------------------------------------------ whole matrices
+
+PAGES = [
+    "<p>Only one block here.</p>",
+    "<nav><a href='/'>Home</a> <a href='/b'>Blog</a></nav><article><h1>Title</h1><p>Body. More body!</p>"
+    "<pre>code\n  indented</pre></article><footer>\xa9 2024</footer>",
+    "<table><tr><td>1</td><td>2</td></tr><tr><td>3</td><td><a href='#'>4</a></td></tr></table>"
+    "<ul>" + "<li><a href='/x'>item</a></li>" * 30 + "</ul>",
+    "<div class='comments'><div class='comment'><p>\u00c9t\u00e9 \u4e2d\u6587 \U0001f600 text</p></div></div>"
+    "<p>a<br><br>b<br><br>c</p>",
+]
+
+
+@pytest.mark.parametrize("body", PAGES)
+def test_every_matrix_has_one_row_per_block_and_finite_values(body):
+    doc = page(body, '<title>Title here</title><meta name="description" content="Body text">')
+    n = len(doc.blocks)
+    assert n > 0
+    facts = F.tree_facts(doc)
+    sh = shallow(doc)
+    groups = [sh, F.dom_context(doc, facts), F.cetr(doc), F.page_level(doc, sh)]
+    pf = learned.page_features(doc, "en")
+    groups += [pf.base, F.token_columns(pf.tokens, ("nav", "comment", "post"))]
+    for cols in groups:
+        assert cols.values.shape == (n, len(cols.names))
+        assert len(set(cols.names)) == len(cols.names)
+        assert np.all(np.isfinite(cols.values))
+    assert len(pf.tokens) == n
+
+
+def test_page_features_of_an_empty_page():
+    pf = learned.page_features(build_document("<html><body></body></html>"), "en")
+    assert pf.base.values.shape[0] == 0
+    assert pf.tokens == []
+
+
+def test_token_columns_mark_the_block_and_its_ancestors_tokens():
+    doc = page("<div class='comments'><div class='comment-body'><p class='text'>Hi there</p></div></div>"
+               "<p>Outside</p>")
+    pf = learned.page_features(doc, "en")
+    cols = F.token_columns(pf.tokens, ("comments", "comment", "text", "absent"))
+    inside, outside = block_index(doc, "Hi there"), block_index(doc, "Outside")
+    assert cols.names == ("tok_comments", "tok_comment", "tok_text", "tok_absent")
+    assert cols.values[inside].tolist() == [1.0, 1.0, 1.0, 0.0]
+    assert cols.values[outside].tolist() == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_features_of_a_100000_deep_page_without_recursion_error():
+    depth = 100_000
+    html = "<div>" * depth + "deep text at the bottom" + "</div>" * depth + "<p>after the nest</p>"
+    doc = build_document(html)
+    pf = learned.page_features(doc, "en")
+    assert pf.base.values.shape[0] == len(doc.blocks) >= 2
+    assert np.all(np.isfinite(pf.base.values))
+    assert any(b.text == "deep text at the bottom" for b in doc.blocks)
+
+
+def test_page_features_are_deterministic():
+    doc = page(PAGES[1])
+    a, b = learned.page_features(doc, "en"), learned.page_features(doc, "en")
+    assert a.base.names == b.base.names
+    assert np.array_equal(a.base.values, b.base.values)

@@ -1,0 +1,209 @@
+"""The learned extractors (``thresher`` flagship, ``dragnet``) with user model files and the shipped models."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import thresher
+from thresher import learned as L
+from thresher.algorithms import dragnet, flagship
+from thresher.blocks import build_document
+from thresher.errors import ModelError
+from thresher.treemodel import TreeEnsemble, save
+
+MODELS_DIR = Path(thresher.__file__).resolve().parent / "models"
+PARA1 = ("The river had risen overnight, and by morning the lower fields were under a sheet of brown water "
+         "that reached the hedges.")
+PARA2 = ("Farmers moved their sheep to the hill pastures while volunteers filled sandbags outside the "
+         "church and the village school.")
+PAGE = f"""<html><head><title>Flood in the valley</title></head><body>
+<nav class="menu"><ul><li><a href="/">Home link</a></li><li><a href="/news">News link</a></li></ul></nav>
+<article><p>{PARA1}</p><p>{PARA2}</p></article>
+<div class="menu">Menu prose that is not a link at all</div>
+<footer><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer>
+</body></html>"""
+
+
+def stump(names: tuple[str, ...], feature: str, threshold: float, low: float, high: float) -> TreeEnsemble:
+    """One tree: ``low`` when ``x[feature] <= threshold`` else ``high``."""
+    j = names.index(feature)
+    return TreeEnsemble(names, np.array([j, -1, -1]), np.array([threshold, 0.0, 0.0]), np.array([1, 1, 2]),
+                        np.array([2, 1, 2]), np.array([0.0, low, high]), np.array([0]), depth=1)
+
+
+def page_features(vocabulary=()):
+    doc = build_document(PAGE)
+    page = L.page_features(doc, "en")
+    return doc, page, L.stage1_features(page, tuple(vocabulary))
+
+
+def write_model(path: Path, models: dict, vocabulary=(), threshold=0.5) -> str:
+    save(models, path, {"algorithm": "test", "vocabulary": list(vocabulary), "threshold": threshold})
+    return str(path)
+
+
+@pytest.fixture
+def link_model(tmp_path) -> str:
+    """A flagship model (stage 1 only) that keeps exactly the blocks with link density <= 0.5."""
+    _, _, s1 = page_features()
+    return write_model(tmp_path / "links.npz", {"stage1": stump(s1.names, "link_density", 0.5, 4.0, -4.0)})
+
+
+def kept_texts(model: str, algorithm: str = "thresher", params=None) -> list[str]:
+    result = thresher.extract_result(PAGE, algorithm=algorithm, model=model, params=params, language="en")
+    return [b.text for b in result.kept]
+
+
+# ------------------------------------------------------------------ user model files
+
+def test_flagship_runs_the_user_model(link_model):
+    assert kept_texts(link_model) == [PARA1, PARA2, "Menu prose that is not a link at all"]
+    result = thresher.extract_result(PAGE, algorithm="thresher", model=link_model, language="en")
+    expected = [1 / (1 + np.exp(-4.0)) if b.link_density <= 0.5 else 1 / (1 + np.exp(4.0)) for b in result.blocks]
+    assert result.classification.scores == pytest.approx(expected)
+    text = thresher.extract(PAGE, model=link_model, language="en")  # the default algorithm is the flagship
+    assert PARA1 in text and "Home link" not in text
+
+
+def test_the_threshold_in_the_model_meta_is_used_and_params_override_it(tmp_path):
+    _, _, s1 = page_features()
+    # non-link blocks score sigmoid(3) = 0.953, link blocks sigmoid(1) = 0.731
+    tree = stump(s1.names, "link_density", 0.5, 3.0, 1.0)
+    prose = [PARA1, PARA2, "Menu prose that is not a link at all"]
+    everything = [b.text for b in build_document(PAGE).blocks]
+    high = write_model(tmp_path / "high.npz", {"stage1": tree}, threshold=0.9)
+    low = write_model(tmp_path / "low.npz", {"stage1": tree}, threshold=0.5)
+    assert kept_texts(high) == prose
+    assert kept_texts(low) == everything
+    assert kept_texts(high, params=flagship.Params(threshold=0.7)) == everything
+    assert kept_texts(low, params=flagship.Params(threshold=0.9)) == prose
+
+
+def test_never_empty_falls_back_to_the_best_blocks(tmp_path):
+    _, _, s1 = page_features()
+    strict = write_model(tmp_path / "strict.npz", {"stage1": stump(s1.names, "link_density", 0.5, 4.0, -4.0)},
+                         threshold=0.99)  # above sigmoid(4) = 0.982: no block reaches it
+    prose = [PARA1, PARA2, "Menu prose that is not a link at all"]
+    assert kept_texts(strict) == prose  # blocks within fallback_ratio of the best score
+    assert kept_texts(strict, params=flagship.Params(never_empty=False)) == []
+    assert thresher.extract(PAGE, model=strict, language="en", params=flagship.Params(never_empty=False)) == ""
+
+
+def test_stage_two_sees_the_stage_one_scores(tmp_path):
+    doc, page, s1 = page_features()
+    p1 = np.zeros(len(doc.blocks))
+    s2_names = L.stage2_features(s1, doc, p1).names
+    assert s2_names[:len(s1.names)] == s1.names and "p" in s2_names and "p_anc1" in s2_names
+    model = write_model(tmp_path / "two.npz", {
+        "stage1": stump(s1.names, "link_density", 0.5, 4.0, -4.0),
+        "stage2": stump(s2_names, "p", 0.5, 4.0, -4.0)})  # stage 2 inverts stage 1
+    all_texts = [b.text for b in doc.blocks]
+    stage1_kept = [PARA1, PARA2, "Menu prose that is not a link at all"]
+    assert kept_texts(model, params=flagship.Params(smoothing=False)) == stage1_kept
+    assert kept_texts(model) == [t for t in all_texts if t not in stage1_kept]
+
+
+def test_dragnet_uses_the_model_vocabulary(tmp_path):
+    doc = build_document(PAGE)
+    names = L.dragnet_features(L.page_features(doc, "en"), ("menu",)).names
+    assert names[-1] == "tok_menu" and "log_words@-1" in names and "cetr_ratio" in names
+    model = write_model(tmp_path / "dragnet.npz", {"stage1": stump(names, "tok_menu", 0.5, 4.0, -4.0)},
+                        vocabulary=("menu",))
+    expected = [PARA1, PARA2, "Privacy Terms"]  # everything not under an element with class "menu"
+    assert kept_texts(model, "dragnet") == expected
+    assert kept_texts(model, "dragnet-comments") == expected
+    assert kept_texts(model, "dragnet", dragnet.Params(threshold=0.999)) == []
+
+
+def test_a_model_with_other_features_is_refused(tmp_path):
+    model = write_model(tmp_path / "other.npz", {"stage1": stump(("x", "y"), "x", 0.0, 1.0, -1.0)})
+    for algorithm in ("thresher", "dragnet"):
+        with pytest.raises(ModelError, match="features"):
+            thresher.extract(PAGE, algorithm=algorithm, model=model, language="en")
+
+
+def test_a_model_file_without_stage1_is_refused(tmp_path):
+    _, _, s1 = page_features()
+    model = write_model(tmp_path / "nostage1.npz", {"other": stump(s1.names, "link_density", 0.5, 1.0, -1.0)})
+    with pytest.raises(ModelError, match="stage1"):
+        thresher.extract(PAGE, model=model, language="en")
+
+
+def test_a_file_that_is_not_a_model_is_refused(tmp_path):
+    bogus = tmp_path / "bogus.npz"
+    bogus.write_text("not a model")
+    with pytest.raises(ModelError):
+        thresher.extract(PAGE, model=str(bogus), language="en")
+
+
+def test_a_model_file_rewritten_in_place_is_reloaded(tmp_path):
+    _, _, s1 = page_features()
+    tree = stump(s1.names, "link_density", 0.5, 3.0, 1.0)
+    path = tmp_path / "same.npz"
+    write_model(path, {"stage1": tree}, threshold=0.5)
+    assert kept_texts(str(path)) == [b.text for b in build_document(PAGE).blocks]
+    write_model(path, {"stage1": tree}, threshold=0.9)  # e.g. retrained by `thresher train -o` in place
+    assert kept_texts(str(path)) == [PARA1, PARA2, "Menu prose that is not a link at all"]
+
+
+def test_inference_needs_neither_lightgbm_nor_sklearn(link_model):
+    """Extraction with a model file (and with the shipped model when installed) under blocked imports."""
+    shipped = (MODELS_DIR / flagship.MODEL_FILE).exists()
+    script = textwrap.dedent(f"""
+        import sys
+        sys.modules["lightgbm"] = None
+        sys.modules["sklearn"] = None
+        import thresher
+        page = {PAGE!r}
+        text = thresher.extract(page, model={link_model!r}, language="en")
+        assert {PARA1!r} in text and "Home link" not in text, text
+        if {shipped!r}:
+            assert thresher.extract(page, language="en").strip() != ""
+        print("ok")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+# ------------------------------------------------------------------ the shipped models
+
+def shipped(algorithm: str) -> None:
+    filename = {"thresher": flagship.MODEL_FILE, "dragnet": "dragnet.npz"}[algorithm]
+    if not (MODELS_DIR / filename).exists():
+        pytest.skip(f"shipped model {filename} not installed in {MODELS_DIR} (train it with `thresher train`)")
+
+
+@pytest.mark.parametrize("algorithm", ["thresher", "dragnet"])
+def test_shipped_model_gives_one_label_per_block_and_keeps_the_article(algorithm):
+    shipped(algorithm)
+    result = thresher.extract_result(PAGE, algorithm=algorithm, language="en")
+    assert len(result.labels) == len(result.blocks) == len(result.classification.scores)
+    assert all(0.0 <= s <= 1.0 for s in result.classification.scores)
+    assert len(result.classification.reasons) == len(result.blocks)
+    assert PARA1 in result.text and PARA2 in result.text
+
+
+@pytest.mark.parametrize("algorithm", ["thresher", "dragnet"])
+def test_shipped_model_is_deterministic(algorithm):
+    shipped(algorithm)
+    runs = [thresher.extract_result(PAGE, algorithm=algorithm, language="en").classification for _ in range(2)]
+    doc = build_document(PAGE)  # a separately built document of the same page
+    again = thresher.algorithms.get(algorithm).run(doc, None, thresher.algorithms.Context(language="en"))
+    assert runs[0].scores == runs[1].scores == again.scores
+    assert runs[0].labels == runs[1].labels == again.labels
+
+
+def test_shipped_flagship_loads_as_a_learned_model():
+    shipped("thresher")
+    model = L.load_learned(L.shipped_model_path(flagship.MODEL_FILE))
+    assert "stage1" in model.models
+    assert 0.0 < model.threshold < 1.0
+    _, page, _ = page_features()
+    s1 = L.stage1_features(page, model.vocabulary)
+    assert tuple(model.stage("stage1").feature_names) == s1.names

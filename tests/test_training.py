@@ -1,0 +1,306 @@
+"""Training the learned extractors on a tiny synthetic WCXB-layout dataset (needs the train extra)."""
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+import random
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+pytest.importorskip("lightgbm", reason="training tests need the 'train' extra (lightgbm)")
+pytest.importorskip("sklearn", reason="training tests need the 'train' extra (scikit-learn)")
+
+import thresher  # noqa: E402
+from thresher import learned as L  # noqa: E402
+from thresher.blocks import build_document  # noqa: E402
+from thresher.errors import ThresherError  # noqa: E402
+from thresher.training import learned as T  # noqa: E402
+from thresher.training.align import align_document  # noqa: E402
+from thresher.treemodel import load  # noqa: E402
+
+WORDS = ("the of and to in a is that for it as was with be by on not he this are or his from at which but have an "
+         "they you were her she there been one all we their has would when if so no will more can who out up about "
+         "river garden winter market engine council harbour village letter science music window forest station "
+         "history mountain kitchen painting journey island theory machine bridge harvest library museum").split()
+DOMAINS = tuple(f"site{d}.example.org" for d in range(8))
+SMALL = T.TrainParams(trees=20, leaves=7, min_child_samples=5, min_token_domains=1, vocabulary_size=10)
+
+
+def quiet(message: str) -> None:
+    pass
+
+
+def sentence(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 16))).capitalize() + "."
+
+
+def make_page(rng: random.Random, n_paragraphs: int = 4):
+    """(html, gold main text, article paragraphs, navigation link texts) of one generated page."""
+    paras = [" ".join(sentence(rng) for _ in range(rng.randint(3, 5))) for _ in range(n_paragraphs)]
+    nav = [f"{rng.choice(WORDS).title()} {rng.choice(WORDS)} {i}" for i in range(6)]
+    related = [sentence(rng)[:-1] for _ in range(4)]
+    title = sentence(rng)[:-1]
+    html = (
+        f"<html><head><title>{title}</title></head><body>"
+        "<header class='site-header'><div class='logo'>Logo</div><nav class='menu'><ul>" +
+        "".join(f"<li><a href='/{i}'>{t}</a></li>" for i, t in enumerate(nav)) + "</ul></nav></header>"
+        "<div class='layout'><main><article class='post-content'>"
+        f"<h1>{title}</h1>" + "".join(f"<p>{p}</p>" for p in paras) + "</article></main>"
+        "<aside class='sidebar'><h3>Related</h3><ul>" +
+        "".join(f"<li><a href='/r{i}'>{t}</a></li>" for i, t in enumerate(related)) +
+        "</ul><div class='widget newsletter'>Subscribe to our newsletter today</div></aside></div>"
+        "<footer class='footer'><p>Copyright 2024 Example Org. All rights reserved.</p>"
+        "<p><a href='/privacy'>Privacy</a> | <a href='/terms'>Terms</a></p></footer></body></html>")
+    return html, title + "\n\n" + "\n\n".join(paras), paras, nav
+
+
+def make_dataset(root: Path, n: int = 16, seed: int = 0) -> Path:
+    rng = random.Random(seed)
+    (root / "ground-truth").mkdir(parents=True)
+    (root / "html").mkdir()
+    for i in range(n):
+        html, gold, _, _ = make_page(rng, rng.randint(3, 6))
+        stem = f"{i:04d}"
+        (root / "html" / f"{stem}.html.gz").write_bytes(gzip.compress(html.encode(), mtime=0))
+        (root / "ground-truth" / f"{stem}.json").write_text(json.dumps({
+            "url": f"https://www.{DOMAINS[i % len(DOMAINS)]}/page/{i}",
+            "ground_truth": {"main_content": gold},
+            "_internal": {"page_type": {"primary": "article" if i % 4 else "category"}}}))
+    return root
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_lightgbm_thread():
+    """Train with one LightGBM thread: with two OpenMP threads on a busy 2-core machine the waiting thread
+    spins, and fitting these tiny models takes 7 to 70 s instead of under 1 s (see the report)."""
+    original = T._lgb_params
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(T, "_lgb_params", lambda p: {**original(p), "num_threads": 1})
+        yield
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> Path:
+    return make_dataset(tmp_path_factory.mktemp("wcxb") / "synthetic")
+
+
+@pytest.fixture(scope="module")
+def pages(dataset):
+    return T.prepare_pages([dataset], log=quiet)
+
+
+@pytest.fixture(scope="module")
+def flagship(dataset, tmp_path_factory):
+    """The flagship trained by the public entry point (default TrainParams, 2-fold CV)."""
+    out = tmp_path_factory.mktemp("flagship") / "model.npz"
+    report = T.train_flagship([dataset], out, cv=2, seed=0, log=quiet)
+    return out, report
+
+
+def new_page(seed: int = 99):
+    return make_page(random.Random(seed), 4)
+
+
+# ------------------------------------------------------------------ data preparation
+
+def test_prepare_pages_reads_the_dataset(pages):
+    assert len(pages) == 16
+    assert {p.domain for p in pages} == set(DOMAINS)
+    assert {p.type for p in pages} == {"article", "collection"}  # "category" is reported as "collection"
+    for page in pages:
+        doc = page.features.doc
+        assert len(page.labels) == len(page.weights) == len(doc.blocks) == page.features.base.values.shape[0]
+        kept = {b.text for b, keep in zip(doc.blocks, page.labels) if keep}
+        assert "Logo" not in kept and "Subscribe to our newsletter today" not in kept
+        assert all(b.text in page.gold for b, keep in zip(doc.blocks, page.labels) if keep)
+        assert np.all(page.weights > 0)
+
+
+def test_iter_labelled_refuses_a_directory_that_is_not_a_dataset(tmp_path):
+    with pytest.raises(ThresherError):
+        list(T.iter_labelled([tmp_path]))
+
+
+def test_domain_of_drops_www_and_case():
+    assert T.domain_of("https://WWW.Example.ORG/a?b") == "example.org"
+    assert T.domain_of("http://news.example.org") == "news.example.org"
+    assert T.domain_of(None) == ""
+
+
+# ------------------------------------------------------------------ folds and vocabulary
+
+def fake_pages(sizes: dict[str, int]):
+    return [SimpleNamespace(domain=d) for d, n in sizes.items() for _ in range(n)]
+
+
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_group_folds_never_split_a_domain_and_are_deterministic(k):
+    rng = random.Random(k)
+    fakes = fake_pages({f"d{i}.org": rng.randint(1, 9) for i in range(23)})
+    rng.shuffle(fakes)
+    folds = T.group_folds(fakes, k, seed=0)
+    assert len(folds) == k
+    flat = sorted(i for fold in folds for i in fold)
+    assert flat == list(range(len(fakes)))  # every page exactly once
+    fold_of_domain: dict[str, set[int]] = {}
+    for f, fold in enumerate(folds):
+        for i in fold:
+            fold_of_domain.setdefault(fakes[i].domain, set()).add(f)
+    assert all(len(fs) == 1 for fs in fold_of_domain.values())
+    assert all(fold for fold in folds)
+    assert max(map(len, folds)) - min(map(len, folds)) <= 9  # balanced up to one domain's pages
+    assert T.group_folds(fakes, k, seed=0) == folds
+    assert T.group_folds(list(fakes), k, seed=0) == folds
+
+
+def test_group_folds_on_prepared_pages(pages):
+    folds = T.group_folds(pages, 2)
+    for fold in folds:
+        domains = {pages[i].domain for i in fold}
+        others = {pages[i].domain for f in folds if f is not fold for i in f}
+        assert not domains & others
+
+
+def vocab_page(domain: str, content_tokens: set[str], boiler_tokens: set[str]):
+    tokens = [content_tokens, boiler_tokens]
+    return SimpleNamespace(domain=domain, labels=np.array([True, False]), features=SimpleNamespace(tokens=tokens))
+
+
+def test_select_vocabulary_respects_min_domains():
+    fakes = [vocab_page(f"d{i}.org", {"story", "body"}, {"menu", "footer"}) for i in range(3)]
+    fakes.append(vocab_page("solo.org", {"solocontent"}, {"solomenu"}))
+    vocab2 = T.select_vocabulary(fakes, size=10, min_domains=2)
+    assert set(vocab2) == {"story", "body", "menu", "footer"}
+    vocab1 = T.select_vocabulary(fakes, size=10, min_domains=1)
+    assert {"solocontent", "solomenu"} <= set(vocab1)
+    assert T.select_vocabulary(fakes, size=10, min_domains=4) == ()
+    assert list(vocab1) == sorted(vocab1)
+
+
+def test_select_vocabulary_takes_the_most_telling_tokens_of_each_side():
+    fakes = [vocab_page(f"d{i}.org", {"story", "shared"}, {"menu", "shared"}) for i in range(4)]
+    fakes += [vocab_page(f"e{i}.org", {"story"}, {"footer"}) for i in range(2)]
+    vocab = T.select_vocabulary(fakes, size=2, min_domains=1)
+    assert vocab == ("menu", "story")  # one most boilerplate-like, one most content-like; "shared" is neutral
+
+
+# ------------------------------------------------------------------ comments
+
+COMMENT_PAGE = """<html><body><article><p>{para}</p></article>
+<div class="comments"><h3>Comments</h3>
+<div class="comment"><p>I visited the harbour last summer and the boats were lovely to watch.</p>
+<a href="#reply">Reply</a></div>
+<div class="comment"><p>Great</p></div></div>
+<div class="table-responsive"><p>Prices shown include tax and delivery charges.</p></div>
+<footer><p>Copyright 2024 Example Org. All rights reserved.</p></footer></body></html>"""
+PARA = "The harbour was busy from dawn with fishing boats unloading their catch for the market stalls by the quay."
+
+
+def comment_page():
+    doc = build_document(COMMENT_PAGE.format(para=PARA))
+    labels = np.asarray(align_document(doc, PARA).labels, bool)
+    return T.Page("x/1", "https://example.org/1", "example.org", "article", PARA, L.page_features(doc, "en"),
+                  labels, T.block_weights(doc, labels))
+
+
+def labelled(page) -> set[str]:
+    return {b.text for b, keep in zip(page.features.doc.blocks, page.labels) if keep}
+
+
+def test_with_comments_adds_comment_prose_to_the_labels():
+    page = comment_page()
+    assert labelled(page) == {PARA}
+    extended = T.with_comments(page)
+    added = labelled(extended) - {PARA}
+    assert PARA in labelled(extended)
+    assert "I visited the harbour last summer and the boats were lovely to watch." in added
+    assert "Reply" not in added and "Great" not in added  # a link, and a block of fewer than 3 words
+    assert "Copyright 2024 Example Org. All rights reserved." not in added
+    assert len(extended.weights) == len(extended.labels)
+    assert labelled(page) == {PARA}  # the original page is unchanged
+
+
+def test_with_comments_ignores_responsive_containers():
+    added = labelled(T.with_comments(comment_page())) - {PARA}
+    assert "Prices shown include tax and delivery charges." not in added
+
+
+# ------------------------------------------------------------------ training the flagship
+
+def test_train_flagship_writes_a_loadable_model_with_meta(flagship):
+    out, report = flagship
+    assert out.is_file()
+    models, meta = load(out)
+    assert set(models) == {"stage1", "stage2"}
+    assert meta["algorithm"] == "thresher" and meta["seed"] == 0
+    assert isinstance(meta["vocabulary"], list)
+    assert meta["threshold"] == T.TrainParams().threshold
+    assert meta["params"] == dataclasses.asdict(T.TrainParams(seed=0))
+    assert meta["cv"]["pages"] == 16 and meta["cv"]["f1"] == pytest.approx(report["f1"])
+    assert set(meta["cv"]["f1_by_type"]) == {"article", "collection"}
+    assert 0.0 <= report["f1"] <= 1.0
+    assert report["f1"] > 0.9  # the synthetic pages are easy
+    learned_model = L.load_learned(str(out))
+    assert learned_model.threshold == meta["threshold"]
+    assert learned_model.vocabulary == tuple(meta["vocabulary"])
+
+
+def test_trained_flagship_keeps_the_article_and_drops_the_navigation(flagship):
+    out, _ = flagship
+    html, _, paras, nav = new_page()
+    text = thresher.extract(html, model=str(out), language="en")
+    for para in paras:
+        assert para in text
+    for link in nav:
+        assert link not in text
+    assert "Copyright 2024" not in text
+
+
+def predictions(model: Path, seeds=(99, 7)) -> list[np.ndarray]:
+    out = []
+    for seed in seeds:
+        result = thresher.extract_result(new_page(seed)[0], model=str(model), language="en")
+        out.append(np.asarray(result.classification.scores))
+    return out
+
+
+def test_training_twice_with_the_same_seed_is_byte_identical(pages, tmp_path):
+    paths = [tmp_path / "a.npz", tmp_path / "b.npz"]
+    for path in paths:
+        assert T.train_prepared("thresher", pages, path, cv=None, p=SMALL, log=quiet) == {}
+    (ma, meta_a), (mb, meta_b) = load(paths[0]), load(paths[1])
+    assert meta_a == meta_b
+    for name in ma:
+        for key, value in ma[name].arrays().items():
+            assert np.array_equal(value, mb[name].arrays()[key]), (name, key)
+    for pa, pb in zip(predictions(paths[0]), predictions(paths[1])):
+        assert pa.tobytes() == pb.tobytes()
+    assert meta_a["vocabulary"]  # min_token_domains=1: the vocabulary is not empty
+    assert len(meta_a["vocabulary"]) <= SMALL.vocabulary_size
+
+
+def test_train_prepared_with_cv_saves_the_report(pages, tmp_path):
+    out = tmp_path / "dragnet.npz"
+    report = T.train_prepared("dragnet", pages, out, cv=2, p=SMALL, log=quiet)
+    models, meta = load(out)
+    assert set(models) == {"stage1"}
+    assert meta["cv"]["f1"] == pytest.approx(report["f1"])
+    html, _, paras, nav = new_page(5)
+    text = thresher.extract(html, algorithm="dragnet", model=str(out), language="en")
+    assert all(p in text for p in paras) and not any(link in text for link in nav)
+
+
+def test_cli_train_dragnet(dataset, tmp_path, capsys):
+    from thresher.cli import main
+
+    out = tmp_path / "cli-dragnet.npz"
+    assert main(["train", str(dataset), "-o", str(out), "--algorithm", "dragnet", "--cv", "2"]) == 0
+    models, meta = load(out)
+    assert set(models) == {"stage1"} and meta["algorithm"] == "dragnet"
+    assert meta["datasets"] == [dataset.name] and meta["seed"] == T.SEED
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["pages"] == 16 and 0.0 <= printed["f1"] <= 1.0
