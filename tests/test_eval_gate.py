@@ -43,9 +43,9 @@ FLOORS: dict[tuple[str, str], float] = {
     # Learned models. Their shipped models were trained on all of wcxb-dev, so the wcxb-dev floors
     # are in-sample regression guards (held-out CV figures are in the model files' meta and the
     # issue notes); readability is never trained on and is a true held-out check.
-    # thresher measured 0.9323 / 0.9258
-    ("thresher", "wcxb-dev"): 0.922,
-    ("thresher", "readability"): 0.915,
+    # thresher measured 0.9298 / 0.9158
+    ("thresher", "wcxb-dev"): 0.919,
+    ("thresher", "readability"): 0.905,
     # dragnet measured 0.8214 / 0.8113
     ("dragnet", "wcxb-dev"): 0.811,
     ("dragnet", "readability"): 0.801,

@@ -219,12 +219,21 @@ def test_title_overlap_is_one_for_the_title_block_and_zero_for_unrelated():
     assert col.tolist() == pytest.approx([1.0, 0.0, 0.5])
 
 
-def test_position_and_char_share():
+def test_relative_length_and_no_position_features():
     doc = page("<p>aaaa</p><p>bbbb</p><p>cccccccc</p>")
     cols = F.page_level(doc, shallow(doc))
-    assert cols.column("position").tolist() == pytest.approx([0.0, 0.5, 1.0])
-    assert cols.column("char_share").tolist() == pytest.approx([0.25, 0.25, 0.5])
-    assert float(cols.column("char_share").sum()) == pytest.approx(1.0)
+    assert cols.column("relative_length").tolist() == pytest.approx([0.5, 0.5, 1.0])
+    # scale-free by design: a block's features must not depend on where it sits in a long page
+    assert not {"position", "char_position", "char_share", "size_rank"} & set(cols.names)
+
+
+def test_features_of_a_paragraph_do_not_depend_on_page_length():
+    body = "<p>" + "A sentence of plain prose that goes on for a while. " * 4 + "</p>"
+    short, long = page(f"<article>{body * 3}</article>"), page(f"<article>{body * 300}</article>")
+    a = F.page_level(short, shallow(short))
+    b = F.page_level(long, shallow(long))
+    keep = [j for j, name in enumerate(a.names) if not name.startswith("page_")]
+    assert a.values[1, keep].tolist() == pytest.approx(b.values[150, keep].tolist())
 
 
 # ------------------------------------------------------------------ neighbours

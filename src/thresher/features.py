@@ -391,23 +391,17 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
         "page_has_structured_text": float(len(structured) > 20),
     }
     cols: dict[str, list[float]] = {k: [v] * n for k, v in page.items()}
-    title_overlap, structured_overlap, char_share, rank = [], [], [], []
-    order = sorted(range(n), key=lambda i: -doc.blocks[i].char_count)
-    ranks = [0] * n
-    for r, i in enumerate(order):
-        ranks[i] = r
+    title_overlap, structured_overlap = [], []
+    longest = max((b.char_count for b in doc.blocks), default=1) or 1
     for block in doc.blocks:
         toks = set(WORD.findall(block.text.lower()))
         title_overlap.append(len(toks & title_tokens) / len(toks) if toks and title_tokens else 0.0)
         structured_overlap.append(len(toks & structured) / len(toks) if toks and structured else 0.0)
-        char_share.append(block.char_count / total_chars)
-        rank.append(ranks[block.index] / max(1, n - 1))
     cols["title_overlap"] = title_overlap
     cols["structured_overlap"] = structured_overlap
-    cols["char_share"] = char_share
-    cols["size_rank"] = rank  # relative: 0 for the longest block, 1 for the shortest
-    cols["position"] = [i / max(1, n - 1) for i in range(n)]
-    cols["char_position"] = [b.offset / total_chars for b in doc.blocks]
+    # Scale-free on purpose: no absolute or relative position, no share of the page's text.
+    # Those make a very long article look like a footer (tiny share, near the end).
+    cols["relative_length"] = [b.char_count / longest for b in doc.blocks]
     return Columns.of(cols, n)
 
 

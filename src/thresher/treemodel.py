@@ -46,17 +46,31 @@ class TreeEnsemble:
     kind = "trees"
 
     def margin(self, x: np.ndarray) -> np.ndarray:
-        """Raw scores for the rows of ``x`` (all trees walked at once, level by level)."""
-        n = x.shape[0]
-        if n == 0 or len(self.roots) == 0:
+        """Raw scores for the rows of ``x``.
+
+        All (row, tree) paths are walked at once, level by level; a path
+        leaves the active set as soon as it reaches a leaf, so the work is the
+        total path length rather than rows x trees x the deepest tree.
+        """
+        n, n_trees = x.shape[0], len(self.roots)
+        if n == 0 or n_trees == 0:
             return np.full(n, self.base)
-        padded = np.hstack([x.astype(np.float64), np.zeros((n, 1))])  # column -1 for leaves
-        node = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
-        rows = np.arange(n)[:, None]
+        flat_x = np.ascontiguousarray(x, dtype=np.float64).ravel()
+        width = x.shape[1]
+        node = np.tile(self.roots, n)
+        row_offset = np.repeat(np.arange(n, dtype=np.int64) * width, n_trees)
+        active = np.arange(n * n_trees)
         for _ in range(self.depth):
-            values = padded[rows, self.feature[node]]
-            node = np.where(values <= self.threshold[node], self.left[node], self.right[node])
-        return self.value[node].sum(axis=1) + self.base
+            current = node[active]
+            feature = self.feature[current]
+            inner = feature >= 0
+            if not inner.all():
+                active, current, feature = active[inner], current[inner], feature[inner]
+                if active.size == 0:
+                    break
+            values = flat_x[row_offset[active] + feature]
+            node[active] = np.where(values <= self.threshold[current], self.left[current], self.right[current])
+        return self.value[node].reshape(n, n_trees).sum(axis=1) + self.base
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"feature": self.feature, "threshold": self.threshold, "left": self.left, "right": self.right,
