@@ -824,7 +824,11 @@ def _date_with_htmldate(html: str, url: str | None) -> str:
     """htmldate's answer for the raw page (it parses the HTML again with lxml)."""
     try:
         from htmldate import find_date
+    except ImportError:
+        from .errors import ThresherError
 
+        raise ThresherError("use_htmldate needs htmldate: pip install 'thresher[dates]'") from None
+    try:
         found = find_date(html, url=url, original_date=True, extensive_search=False)
     except Exception:  # htmldate raises assorted errors on hostile input
         return ""
