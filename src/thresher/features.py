@@ -32,7 +32,6 @@ from .blocks import Document
 WORD = re.compile(r"\w+")
 _SPLIT_TOKENS = re.compile(r"[^a-z0-9]+")
 _PUNCT = re.compile(r"[.,;:!?]")
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _SENTENCE_END_IN_TEXT = re.compile(r"[.!?](?:\s|\x00|$)")
 _DATE_LIKE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b")
 

@@ -9,7 +9,6 @@ rise or fall together. Both stages are tree ensembles evaluated by
 """
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -160,12 +159,3 @@ def checked(model: Model, columns: F.Columns) -> np.ndarray:
 
 def score_stage(model: Model, columns: F.Columns) -> np.ndarray:
     return probability(model, checked(model, columns))
-
-
-def logit(p: np.ndarray) -> np.ndarray:
-    p = np.clip(p, 1e-6, 1 - 1e-6)
-    return np.log(p / (1 - p))
-
-
-def sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
