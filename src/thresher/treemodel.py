@@ -57,6 +57,7 @@ class TreeEnsemble:
             return np.full(n, self.base)
         flat_x = np.ascontiguousarray(x, dtype=np.float64).ravel()
         width = x.shape[1]
+        children = np.stack([self.left, self.right], axis=1)  # column 0: go left, 1: go right
         node = np.tile(self.roots, n)
         row_offset = np.repeat(np.arange(n, dtype=np.int64) * width, n_trees)
         active = np.arange(n * n_trees)
@@ -68,8 +69,8 @@ class TreeEnsemble:
                 active, current, feature = active[inner], current[inner], feature[inner]
                 if active.size == 0:
                     break
-            values = flat_x[row_offset[active] + feature]
-            node[active] = np.where(values <= self.threshold[current], self.left[current], self.right[current])
+            go_right = flat_x[row_offset[active] + feature] > self.threshold[current]
+            node[active] = children[current, go_right.view(np.int8)]
         return self.value[node].reshape(n, n_trees).sum(axis=1) + self.base
 
     def arrays(self) -> dict[str, np.ndarray]:
