@@ -18,7 +18,6 @@ lower fold). Scores are the referee's word-level precision, recall and F1
 """
 from __future__ import annotations
 
-import gzip
 import json
 import random
 import statistics
@@ -27,7 +26,6 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple, Sequence
-from urllib.parse import urlparse
 
 import numpy as np
 
@@ -35,9 +33,11 @@ from ..algorithms import density
 from ..blocks import build_document
 from ..decode import decode
 from ..errors import InputError
+from ..evaluation.datasets import load
 from ..evaluation.metrics import word_prf
 from . import ngram
 from .align import align_document
+from .learned import domain_of
 
 
 class GoldPage(NamedTuple):
@@ -61,18 +61,9 @@ class PageChunks(NamedTuple):
 # ------------------------------------------------------------------ data
 
 def read_dataset(dataset_dir: str | Path) -> Iterator[GoldPage]:
-    """Pages of a WCXB-layout dataset, in file-name order."""
-    root = Path(dataset_dir)
-    for gt_file in sorted((root / "ground-truth").glob("*.json")):
-        data = json.loads(gt_file.read_text(encoding="utf-8"))
-        gold = (data.get("ground_truth") or {}).get("main_content") or ""
-        raw = (root / "html" / f"{gt_file.stem}.html.gz").read_bytes()
-        yield GoldPage(gt_file.stem, gzip.decompress(raw), data.get("url"), gold)
-
-
-def domain_of(url: str | None) -> str:
-    netloc = urlparse(url or "").netloc.lower()
-    return netloc[4:] if netloc.startswith("www.") else netloc
+    """Pages of a WCXB-layout dataset, in file-name order (through the evaluation loader)."""
+    for page in load(dataset_dir):
+        yield GoldPage(page.id, page.html, page.url, page.gold.get("text") or "")
 
 
 def page_chunks(page: GoldPage, params: density.Params = density.Params()) -> PageChunks:

@@ -11,7 +11,6 @@ type with the referee's word-level F1) -> a final fit on every page -> model.
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -32,6 +31,7 @@ from .. import learned as L
 from ..blocks import build_document
 from ..decode import decode
 from ..errors import ThresherError
+from ..evaluation.datasets import detect_kind, load
 from ..language import page_language
 from ..treemodel import from_lightgbm_dump, probability, save
 from .align import align_document
@@ -86,23 +86,17 @@ def domain_of(url: str | None) -> str:
 
 
 def iter_labelled(dataset_dirs: Sequence[str | Path]) -> Iterable[tuple[str, bytes, str, str, str]]:
-    """(id, html bytes, url, gold main text, page type) for every page of WCXB-layout datasets."""
-    import gzip
+    """(id, html bytes, url, gold main text, page type) for every page of WCXB-layout datasets.
 
+    Reads through :func:`thresher.evaluation.datasets.load`, the loader the referee-identical
+    evaluation uses, so training and evaluation see the same pages and page types.
+    """
     for directory in map(Path, dataset_dirs):
-        gt_dir = directory / "ground-truth"
-        if not gt_dir.is_dir():
+        if not (directory / "ground-truth").is_dir() or detect_kind(directory) != "wcxb":
             raise ThresherError(f"{directory}: training needs a WCXB-layout dataset (ground-truth/ + html/)")
-        for gt_file in sorted(gt_dir.glob("*.json")):
-            data = json.loads(gt_file.read_text(encoding="utf-8"))
-            gold = (data.get("ground_truth") or {}).get("main_content") or ""
-            kind = ((data.get("_internal") or {}).get("page_type") or {})
-            kind = kind.get("primary", "article") if isinstance(kind, dict) else (kind or "article")
-            html_file = directory / "html" / f"{gt_file.stem}.html.gz"
-            if not html_file.exists():
-                continue
-            yield (f"{directory.name}/{gt_file.stem}", gzip.decompress(html_file.read_bytes()),
-                   data.get("url") or "", gold, "collection" if kind == "category" else kind)
+        for page in load(directory):
+            yield (f"{directory.name}/{page.id}", page.html, page.url or "", page.gold["text"],
+                   page.gold["type"])
 
 
 def block_weights(doc, labels: np.ndarray) -> np.ndarray:
