@@ -406,17 +406,20 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
 
 # ------------------------------------------------------------------ neighbours
 
+def shift(values: np.ndarray, offset: int) -> np.ndarray:
+    """Rows moved by ``offset`` along the reading order: row i gets row i + offset (zeros past the edges)."""
+    out = np.zeros_like(values)
+    if offset < 0 and len(values) > -offset:
+        out[-offset:] = values[:offset]
+    elif offset > 0 and len(values) > offset:
+        out[:-offset] = values[offset:]
+    return out
+
+
 def neighbours(base: Columns, names: Iterable[str] = NEIGHBOUR_COLUMNS, offsets=(-2, -1, 1, 2)) -> Columns:
     names = [n for n in names if n in base.names]
     n = base.values.shape[0]
-    out_names, blocks = [], []
-    for offset in offsets:
-        shifted = np.zeros((n, len(names)), np.float32)
-        src = base.values[:, [base.names.index(c) for c in names]]
-        if offset < 0 and n > -offset:
-            shifted[-offset:] = src[:offset]
-        elif offset > 0 and n > offset:
-            shifted[:-offset] = src[offset:]
-        blocks.append(shifted)
-        out_names.extend(f"{c}@{offset:+d}" for c in names)
+    src = base.values[:, [base.names.index(c) for c in names]]
+    blocks = [shift(src, offset) for offset in offsets]
+    out_names = [f"{c}@{offset:+d}" for offset in offsets for c in names]
     return Columns(tuple(out_names), np.hstack(blocks) if blocks else np.zeros((n, 0), np.float32))

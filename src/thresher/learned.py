@@ -60,15 +60,6 @@ def stage1_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Column
 
 # ------------------------------------------------------------------ stage 2
 
-def _shift(values: np.ndarray, offset: int) -> np.ndarray:
-    out = np.zeros_like(values)
-    if offset < 0 and len(values) > -offset:
-        out[-offset:] = values[:offset]
-    elif offset > 0 and len(values) > offset:
-        out[:-offset] = values[offset:]
-    return out
-
-
 def _window(values: np.ndarray, radius: int, reducer) -> np.ndarray:
     n = len(values)
     padded = np.pad(values, radius, mode="constant", constant_values=np.nan)
@@ -82,7 +73,7 @@ def context_features(doc: Document, p: np.ndarray) -> F.Columns:
     chars = np.fromiter((b.char_count for b in doc.blocks), np.float64, count=n)
     cols: dict[str, np.ndarray] = {"p": p}
     for offset in (-3, -2, -1, 1, 2, 3):
-        cols[f"p@{offset:+d}"] = _shift(p, offset)
+        cols[f"p@{offset:+d}"] = F.shift(p, offset)
     for radius in (2, 5, 10):
         cols[f"p_max_{radius}"] = _window(p, radius, np.nanmax)
         cols[f"p_mean_{radius}"] = _window(p, radius, np.nanmean)
