@@ -196,6 +196,16 @@ def test_reasons_explain_every_block():
         result = thresher.extract_result(html, algorithm=algorithm, language="en")
         assert len(result.classification.reasons) == 2
         assert all(result.classification.reasons)
+        assert "{" not in "".join(result.classification.reasons)  # every template is filled in
+
+
+def test_without_explain_reasons_are_skipped_and_labels_unchanged():
+    html = page(f"<ul><li><a href='/'>{prose(4)}</a></li></ul><p>{prose(60)}</p><p>{prose(3)}</p>")
+    for algorithm in ("boilerpipe-numwords", "boilerpipe-density", "boilerpipe-article"):
+        explained = thresher.extract_result(html, algorithm=algorithm, language="en")
+        quiet = thresher.extract_result(html, algorithm=algorithm, language="en", explain=False)
+        assert quiet.classification.reasons == ()
+        assert quiet.labels == explained.labels and any(quiet.labels)
 
 
 # ------------------------------------------------------------- article labels

@@ -4,9 +4,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from thresher.errors import InputError
-from thresher.parse import ParseLimits, cap_attributes, cap_depth, parse, sanitize
+from thresher.parse import ParseLimits, cap_attributes, cap_depth, long_tags, parse, sanitize
 
 NORMAL = ('<html><head><title>T</title></head><body><div class="a" id="b">'
           '<p>Hello <a href="/x">world</a>.</p><br/><img src="i.png" alt="x"></div></body></html>')
@@ -50,6 +52,31 @@ def test_cap_attributes_caps_every_flooded_tag():
     out = cap_attributes(html, max_attributes=3)
     assert out == ('<div data-a0="v0" data-a1="v1" data-a2="v2">a</div>'
                    '<span data-a0="v0" data-a1="v1" data-a2="v2">b</span>')
+
+
+# ------------------------------------------------------------ long_tags
+
+_EVERY_LONG_TAG = re.compile(r"<[A-Za-z][^<>]{4096,}>")  # what long_tags must find, by brute force
+
+
+_PIECES = st.one_of(
+    st.builds(lambda n: "x" * n, st.integers(0, 5000)),  # text
+    st.builds(lambda n: "<a" + " b" * n + ">", st.integers(2040, 4500)),  # tags of about 4 to 9 KB
+    st.builds(lambda n: "<" + "c" * n, st.integers(0, 3000)),  # a '<' that no '>' closes soon
+    st.sampled_from(["<p>", ">", "<", "</div>", "\n"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=10))
+def test_long_tags_finds_exactly_the_tags_a_full_scan_finds(pieces):
+    html = "".join(pieces)
+    assert [m.span() for m in long_tags(html)] == [m.span() for m in _EVERY_LONG_TAG.finditer(html)]
+
+
+def test_long_tags_finds_a_tag_that_starts_mid_stretch_and_one_at_the_very_end():
+    tag = "<div " + "a " * 3000 + ">"
+    html = "x" * 1000 + tag + "text" + tag
+    assert [m.group(0) for m in long_tags(html)] == [tag, tag]
 
 
 # ----------------------------------------------------------------- cap_depth

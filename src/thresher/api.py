@@ -54,12 +54,13 @@ class Result:
 
 def extract_result(html: bytes | str, url: str | None = None, *, algorithm: str = algorithms.DEFAULT,
                    language: str | None = None, params: Any = None, model: str | None = None,
-                   content_type: str | None = None, metadata: bool = True) -> Result:
+                   content_type: str | None = None, metadata: bool = True, explain: bool = True) -> Result:
     """Decode, parse once, classify every block, and collect metadata.
 
     With ``metadata=False`` the metadata pass is skipped, and so is language
     identification when the algorithm does not use it (``Result.language`` is
-    then the requested language or ""). Raises
+    then the requested language or ""). With ``explain=False`` algorithms may
+    leave ``classification.reasons`` empty. Raises
     :class:`thresher.errors.InputError` for input that is not a page.
     """
     chosen = algorithms.get(algorithm)
@@ -70,7 +71,8 @@ def extract_result(html: bytes | str, url: str | None = None, *, algorithm: str 
     doc = build_document(decoded.text, url, encoding=decoded.encoding)
     t2 = clock()
     lang = page_language(doc, language) if (metadata or chosen.needs_language) else (language or "")
-    classification = chosen.run(doc, params, Context(language=lang, model=model, source=decoded.text))
+    classification = chosen.run(doc, params, Context(language=lang, model=model, source=decoded.text,
+                                                            explain=explain))
     t3 = clock()
     meta = extract_metadata(doc, lang) if metadata else Metadata(title=doc.title, language=lang, url=url or "")
     t4 = clock()
@@ -89,5 +91,6 @@ def extract(html: bytes | str, url: str | None = None, *, algorithm: str = algor
     if output not in FORMATS:
         raise ValueError(f"unknown output format {output!r}; choose from {', '.join(FORMATS)}")
     result = extract_result(html, url, algorithm=algorithm, language=language, params=params,
-                            model=model, content_type=content_type, metadata=output in ("json", "html"))
+                            model=model, content_type=content_type, metadata=output in ("json", "html"),
+                            explain=output == "json")
     return result.render(output, **render_options)

@@ -205,6 +205,7 @@ _BLOCK, _PRE, _ANCHOR, _HEADING = 1, 2, 4, 8
 _ROLES: dict[str, int] = {tag: _BLOCK for tag in BLOCK_TAGS}
 _ROLES.update({"pre": _BLOCK | _PRE, "textarea": _BLOCK | _PRE, "a": _ANCHOR})
 _ROLES.update({tag: _BLOCK | _HEADING for tag in HEADING_TAGS})
+_INHERITED = _ANCHOR | _PRE  # roles that hold for everything inside the element
 
 
 class _Builder:
@@ -225,10 +226,11 @@ class _Builder:
         self.json_ld: list[str] = []
         self.skipped: set[int] = set()
         self.heading = 0
+        self.spans: list[Span] = []
         self._reset()
 
     def _reset(self) -> None:
-        self.spans: list[Span] = []
+        self.spans.clear()  # cleared in place: the walk holds a reference to it
         self.has_text = False
         self.link_chars = 0
         self.link_words = 0
@@ -237,6 +239,7 @@ class _Builder:
         self.pre = False
 
     def flush(self) -> None:
+        """End the current block; without text, only the per-block counters restart."""
         if not self.has_text:
             self._reset()
             return
@@ -251,14 +254,14 @@ class _Builder:
         self.offset += len(text)
         self._reset()
 
-    def text(self, text: str, element: int, in_anchor: bool, in_pre: bool) -> None:
-        """Add a text run that is not all white space."""
+    def text(self, text: str, element: int, inherited: int) -> None:
+        """Add a text run that is not all white space (``inherited``: anchor and pre bits)."""
         self.spans.append(Span(text, element))
         self.has_text = True
         self.brs = 0
-        if in_pre:
+        if inherited & _PRE:
             self.pre = True
-        if in_anchor:
+        if inherited & _ANCHOR:
             words = text.split()
             self.link_chars += len(" ".join(words))
             self.link_words += len(words)
@@ -274,72 +277,92 @@ class _Builder:
         self.end_block[index] = len(self.blocks) + (1 if self.has_text else 0)
 
     def table(self) -> ElementTable:
-        total = len(self.blocks)
-        ends = tuple(min(end, total) for end in self.end_block)
-        starts = tuple(min(start, end) for start, end in zip(self.first_block, ends))
+        """The element columns, once the last block is flushed.
+
+        Ranges need no clamping: an element's range starts at the number of
+        blocks when it opens and ends at that number when it closes, plus one
+        when text was pending (that pending block is always flushed later).
+        """
         return ElementTable(tuple(self.tags), tuple(self.parents), tuple(self.depths),
-                            tuple(self.attrs), starts, ends)
+                            tuple(self.attrs), tuple(self.first_block), tuple(self.end_block))
 
 
 def _walk(root, b: _Builder) -> None:
     """One iterative pre/post-order walk over the DOM: no recursion, whatever the depth.
 
-    Stack items are ``(node, parent, depth, anchor, pre)`` to enter a node, or
-    the element index (an int) to leave it. The element columns are appended
-    to directly: this loop is the hot path of every extraction.
+    Stack items are ``(node, parent, depth, inherited)`` to enter a node
+    (``inherited`` holds the anchor and pre bits of its ancestors), or the
+    element index (an int) to leave an element that has children. The element
+    columns are appended to directly: this loop is the hot path of every
+    extraction, so leaves without children are closed on entry.
     """
     roles, skipped_tags = _ROLES, SKIPPED_TAGS
     tags, parents, depths, attrs_col = b.tags, b.parents, b.depths, b.attrs
-    firsts, ends, blocks = b.first_block, b.end_block, b.blocks
-    stack: list = [(root, -1, 0, False, False)]
+    firsts, ends, blocks, spans = b.first_block, b.end_block, b.blocks, b.spans
+    stack: list = [(root, -1, 0, 0)]
     pop, push = stack.pop, stack.append
     while stack:
         item = pop()
         if item.__class__ is int:
-            _leave(b, item)
+            if roles.get(tags[item], 0) & _BLOCK:
+                _leave_role(b, item)
+            else:
+                ends[item] = len(blocks) + b.has_text
             continue
-        node, parent, depth, anchor, pre = item
+        node, parent, depth, inherited = item
         tag = node.tag
         if tag == "-text":
-            if parent >= 0:
-                text = node.text_content
-                if text:
-                    if text.isspace():
-                        b.spans.append(Span(text, parent))
-                    else:
-                        b.text(text, parent, anchor, pre)
+            text = node.text_content
+            if text and parent >= 0:
+                if text.isspace():  # white space before a block's first text is not kept
+                    if b.has_text or inherited & _PRE:
+                        spans.append(Span(text, parent))
+                else:
+                    b.text(text, parent, inherited)
             continue
         if not tag or tag[0] in "-_#!":
             continue
         role = roles.get(tag, 0)
         if role & _BLOCK:
-            b.flush()
-        attrs = node.attributes
+            if b.has_text:
+                b.flush()
+            else:  # what flush() resets when there is no text to make a block of
+                spans.clear()
+                b.tag_count = b.brs = 0
         index = len(tags)
+        attrs = node.attributes
         tags.append(tag)
         parents.append(parent)
         depths.append(depth)
         attrs_col.append(attrs)
-        firsts.append(len(blocks))
-        ends.append(len(blocks))
+        count = len(blocks)
+        firsts.append(count)
         if tag in skipped_tags:
+            ends.append(count)
             _collect_head_facts(b, node, tag, attrs)
             b.skipped.add(index)
             continue
         if tag == "br":
+            ends.append(count)
             b.line_break(index)
             continue
         b.tag_count += 1
-        if role:
-            _enter_role(b, role, index)
-            anchor, pre = anchor or bool(role & _ANCHOR), pre or bool(role & _PRE)
-        push(index)
         child = node.last_child
-        if child is not None:
-            depth += 1
-            while child is not None:
-                push((child, index, depth, anchor, pre))
-                child = child.prev
+        if role:
+            ends.append(count)
+            _enter_role(b, role, index)
+            inherited |= role & _INHERITED
+            push(index)
+        elif child is None:
+            ends.append(count + b.has_text)
+            continue
+        else:
+            ends.append(count)
+            push(index)
+        depth += 1
+        while child is not None:
+            push((child, index, depth, inherited))
+            child = child.prev
 
 
 def _enter_role(b: _Builder, role: int, index: int) -> None:
@@ -349,12 +372,11 @@ def _enter_role(b: _Builder, role: int, index: int) -> None:
         b.heading += 1
 
 
-def _leave(b: _Builder, index: int) -> None:
-    role = _ROLES.get(b.tags[index], 0)
-    if role & _BLOCK:
-        b.flush()
-        b.block_stack.pop()
-    if role & _HEADING:
+def _leave_role(b: _Builder, index: int) -> None:
+    """Leave a block-level element: its pending text becomes a block."""
+    b.flush()
+    b.block_stack.pop()
+    if _ROLES[b.tags[index]] & _HEADING:
         b.heading -= 1
     b.close(index)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterator
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -24,7 +25,8 @@ from .errors import InputError
 
 # A start tag long enough to possibly carry an attribute flood. Real tags this
 # long exist (inline SVG paths, data URIs) and are left alone unless they also
-# carry more than ``max_attributes`` attributes.
+# carry more than ``max_attributes`` attributes. :func:`long_tags` finds them
+# without scanning every tag.
 _LONG_TAG = re.compile(r"<[A-Za-z][^<>]{4096,}>")
 _ATTRIBUTE = re.compile(r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
 _TAG_NAME = re.compile(r"<[A-Za-z][^\s/>]*")
@@ -51,11 +53,37 @@ class ParseLimits:
     depth_check_tags: int = 20000
 
 
+def long_tags(html: str, window: int = 2048) -> Iterator[re.Match]:
+    """Every start tag of ``html`` that ``_LONG_TAG`` matches, without scanning every tag.
+
+    A tag longer than ``2 * window`` characters covers a whole stretch of
+    ``window`` characters with no ``>``, after a ``<``. Stretches are looked at
+    one after another, keeping the last ``<`` and ``>`` seen, and each ``<``
+    is tried as a tag start at most once: linear time, and C-speed searches
+    over a few thousand characters per stretch.
+    """
+    last_lt = last_gt = tried = -1
+    start = 0
+    while start + window <= len(html):
+        end = start + window
+        gt = html.rfind(">", start, end)
+        if gt < 0 and tried < last_lt > last_gt:
+            tried = last_lt
+            match = _LONG_TAG.match(html, last_lt)
+            if match:
+                yield match
+                start, last_gt = match.end(), match.end() - 1
+                continue
+        last_gt = max(last_gt, gt)
+        last_lt = max(last_lt, html.rfind("<", start, end))
+        start = end
+
+
 def cap_attributes(html: str, max_attributes: int = 256) -> str:
     """Return ``html`` with every start tag cut to its first ``max_attributes`` attributes."""
     pieces: list[str] = []
     last = 0
-    for match in _LONG_TAG.finditer(html):
+    for match in long_tags(html):
         tag = match.group(0)
         name = _TAG_NAME.match(tag).group(0)
         attributes = _ATTRIBUTE.findall(tag, len(name), len(tag) - 1)

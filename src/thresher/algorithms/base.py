@@ -19,11 +19,14 @@ class Context:
     language: ISO 639-1 code of the page ("" when unknown).
     model: path of a user-trained model file, for learned algorithms.
     source: the decoded page source, for algorithms that work on source lines (density, CETR).
+    explain: build a reason per block (``Classification.reasons``); algorithms
+        whose reasons cost real time skip them when this is False.
     """
 
     language: str = ""
     model: str | None = None
     source: str | None = field(default=None, repr=False)
+    explain: bool = True
 
 
 @dataclass(frozen=True)

@@ -282,53 +282,63 @@ def neighbours(features: Sequence[Features]):
 
 def numwords_rule(prev: Features, curr: Features, nxt: Features,
                   p: NumWordsParams = NumWordsParams()) -> tuple[bool, str]:
-    """The NumWords decision tree: (is content, why)."""
+    """The NumWords decision tree: (is content, why). ``why`` is a template for
+    :func:`explain` (formatting every block's reason costs more than deciding)."""
     if curr.link_density > p.max_link_density:
-        return False, f"link density {curr.link_density:.2f} > {p.max_link_density:g}"
+        return False, "link density {curr.link_density:.2f} > {p.max_link_density:g}"
     if prev.link_density > p.max_prev_link_density:
         content = curr.words > p.long_words or nxt.words > p.next_long_words
-        return content, (f"after a link list: {curr.words} words (>{p.long_words}?), "
-                         f"next {nxt.words} (>{p.next_long_words}?)")
+        return content, ("after a link list: {curr.words} words (>{p.long_words}?), "
+                         "next {nxt.words} (>{p.next_long_words}?)")
     if curr.words > p.short_words:
-        return True, f"{curr.words} words > {p.short_words}"
+        return True, "{curr.words} words > {p.short_words}"
     if nxt.words > p.next_short_words:
-        return True, f"short, next block has {nxt.words} words > {p.next_short_words}"
+        return True, "short, next block has {nxt.words} words > {p.next_short_words}"
     return prev.words > p.min_prev_words, (
-        f"short between short blocks: previous has {prev.words} words (>{p.min_prev_words}?)")
+        "short between short blocks: previous has {prev.words} words (>{p.min_prev_words}?)")
 
 
 def density_rule(prev: Features, curr: Features, nxt: Features,
                  p: DensityParams = DensityParams()) -> tuple[bool, str]:
-    """The text-density decision tree: (is content, why)."""
+    """The text-density decision tree: (is content, why), ``why`` as in :func:`numwords_rule`."""
     if curr.link_density > p.max_link_density:
-        return False, f"link density {curr.link_density:.2f} > {p.max_link_density:g}"
+        return False, "link density {curr.link_density:.2f} > {p.max_link_density:g}"
     if prev.link_density > p.max_prev_link_density:
         return nxt.text_density > p.next_density_after_links, (
-            f"after a link list: next density {nxt.text_density:.1f} (>{p.next_density_after_links:g}?)")
+            "after a link list: next density {nxt.text_density:.1f} (>{p.next_density_after_links:g}?)")
     if curr.text_density > p.low_density:
         return nxt.text_density != 0, (
-            f"density {curr.text_density:.1f} > {p.low_density:g}, next density {nxt.text_density:.1f}")
+            "density {curr.text_density:.1f} > {p.low_density:g}, next density {nxt.text_density:.1f}")
     if nxt.text_density > p.next_low_density:
-        return True, f"sparse, next density {nxt.text_density:.1f} > {p.next_low_density:g}"
+        return True, "sparse, next density {nxt.text_density:.1f} > {p.next_low_density:g}"
     return prev.text_density > p.min_prev_density, (
-        f"sparse between sparse blocks: previous density {prev.text_density:.1f} (>{p.min_prev_density:g}?)")
+        "sparse between sparse blocks: previous density {prev.text_density:.1f} (>{p.min_prev_density:g}?)")
 
 
 def classify(features: Sequence[Features], rule: Callable, params) -> list[tuple[bool, str]]:
+    """(is content, why-template) for every block."""
     return [rule(prev, curr, nxt, params) for prev, curr, nxt in neighbours(features)]
 
 
-def _classification(decisions: Sequence[tuple[bool, str]], prefix: str) -> Classification:
-    return Classification.from_labels([content for content, _ in decisions],
-                                      [f"{prefix}: {why}" for _, why in decisions])
+def explain(features: Sequence[Features], decisions: Sequence[tuple[bool, str]], params) -> list[str]:
+    """The decisions' why-templates filled in with each block's features."""
+    return [why.format(prev=prev, curr=curr, nxt=nxt, p=params)
+            for (prev, curr, nxt), (_, why) in zip(neighbours(features), decisions)]
+
+
+def _classification(features: Sequence[Features], rule: Callable, params, prefix: str,
+                    context: Context) -> Classification:
+    decisions = classify(features, rule, params)
+    reasons = [f"{prefix}: {why}" for why in explain(features, decisions, params)] if context.explain else ()
+    return Classification.from_labels([content for content, _ in decisions], reasons)
 
 
 def run_numwords(doc: Document, p: NumWordsParams, context: Context) -> Classification:
-    return _classification(classify(block_features(doc, p.wrap_width), numwords_rule, p), "numwords")
+    return _classification(block_features(doc, p.wrap_width), numwords_rule, p, "numwords", context)
 
 
 def run_density(doc: Document, p: DensityParams, context: Context) -> Classification:
-    return _classification(classify(block_features(doc, p.wrap_width), density_rule, p), "density")
+    return _classification(block_features(doc, p.wrap_width), density_rule, p, "density", context)
 
 
 CLASSIFIERS: dict[str, Callable] = {"density": density_rule, "numwords": numwords_rule}
@@ -565,7 +575,8 @@ def _in_list_item(doc: Document, seg: Segment) -> bool:
 
 
 class ArticleRun(NamedTuple):
-    decisions: list[tuple[bool, str]]  # the classifier's, per block
+    features: tuple[Features, ...]  # per block
+    decisions: list[tuple[bool, str]]  # the classifier's, per block (why-templates)
     classified: tuple[Segment, ...]  # after the steps that precede boilerplate removal
     final: tuple[Segment, ...]
 
@@ -573,8 +584,7 @@ class ArticleRun(NamedTuple):
 def article_segments(doc: Document, p: ArticleParams) -> ArticleRun:
     """Run the whole pipeline."""
     features = block_features(doc, p.wrap_width)
-    rule_params = p.density if p.classifier == "density" else p.numwords
-    decisions = classify(features, CLASSIFIERS[p.classifier], rule_params)
+    decisions = classify(features, CLASSIFIERS[p.classifier], _rule_params(p))
     labels = block_labels(doc, features, p)
     segments: tuple[Segment, ...] = tuple(
         Segment((i,), f, label, content, "classifier") for i, (f, label, (content, _)) in
@@ -591,22 +601,34 @@ def article_segments(doc: Document, p: ArticleParams) -> ArticleRun:
     segments = large_blocks_at_main_level(segments, p.large_block_words)
     if p.list_at_end:
         segments = list_at_end(segments, partial(_in_list_item, doc))
-    return ArticleRun(decisions, classified, segments)
+    return ArticleRun(features, decisions, classified, segments)
+
+
+def _rule_params(p: ArticleParams):
+    return p.density if p.classifier == "density" else p.numwords
+
+
+def article_reasons(run: ArticleRun, p: ArticleParams) -> list[str]:
+    """Why each block ended where it did: the classifier's decision, then the pipeline's."""
+    decided = [f"{p.classifier}: {why}" for why in explain(run.features, run.decisions, _rule_params(p))]
+    reasons = list(decided)
+    for seg in run.classified:
+        if not seg.content:
+            for i in seg.blocks:
+                reasons[i] = f"{decided[i]}; {'boilerplate' if seg.why == 'classifier' else seg.why}"
+    for seg in run.final:
+        for i in seg.blocks:
+            reasons[i] = f"{decided[i]}; {seg.why}"
+    return reasons
 
 
 def run_article(doc: Document, p: ArticleParams, context: Context) -> Classification:
     result = article_segments(doc, p)
     labels = [False] * len(doc.blocks)
-    reasons = [f"{p.classifier}: {why}" for _, why in result.decisions]
-    for seg in result.classified:
-        if not seg.content:
-            for i in seg.blocks:
-                reasons[i] = f"{reasons[i]}; {'boilerplate' if seg.why == 'classifier' else seg.why}"
     for seg in result.final:
         for i in seg.blocks:
             labels[i] = seg.content
-            reasons[i] = f"{p.classifier}: {result.decisions[i][1]}; {seg.why}"
-    return Classification.from_labels(labels, reasons)
+    return Classification.from_labels(labels, article_reasons(result, p) if context.explain else ())
 
 
 ALGORITHMS = (
