@@ -254,3 +254,32 @@ def test_numpy_margins_equal_lightgbm_raw_scores(tmp_path):
     T.save({"m": model}, tmp_path / "lgb.npz")
     loaded = T.load(tmp_path / "lgb.npz")[0]["m"]
     np.testing.assert_allclose(loaded.margin(test), expected, rtol=0, atol=1e-6)
+
+
+def test_complete_layout_pads_shallow_leaves_with_left_going_nodes():
+    layout = two_trees().complete
+    assert layout.levels == 2
+    # tree 0: root a<=0.5, its left child b<=2; its right child is a leaf (3.0) padded with +inf
+    assert layout.feature[0].tolist() == [0, 1, 0] and layout.threshold[0].tolist() == [0.5, 2.0, np.inf]
+    assert layout.value[0].tolist() == [1.0, 2.0, 3.0, 3.0]
+    # tree 1, a stump: both children are leaves at depth 1, each spread over two last-level slots
+    assert layout.value[1].tolist() == [-10.0, -10.0, 10.0, 10.0]
+
+
+def test_complete_and_path_evaluation_agree_and_deep_ensembles_use_paths(monkeypatch):
+    lgb = pytest.importorskip("lightgbm")
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(600, 5))
+    y = (x[:, 0] * x[:, 1] + np.sin(3 * x[:, 2]) + rng.normal(scale=0.2, size=600) > 0).astype(float)
+    booster = lgb.train({"objective": "binary", "num_leaves": 31, "max_depth": 6, "min_child_samples": 3,
+                         "seed": 0, "deterministic": True, "num_threads": 1, "verbose": -1},
+                        lgb.Dataset(x, y), num_boost_round=20)
+    model = T.from_lightgbm_dump(booster.dump_model(), tuple("abcde"))
+    test = rng.normal(size=(200, 5))
+    test[::7, 1] = np.nan  # missing values go left on both paths
+    assert model.complete is not None
+    np.testing.assert_allclose(model._complete_margin(model.complete, test), model._path_margin(test), atol=1e-12)
+    monkeypatch.setattr(T, "COMPLETE_MAX_DEPTH", model.depth - 1)
+    deep = T.from_lightgbm_dump(booster.dump_model(), tuple("abcde"))
+    assert deep.complete is None
+    np.testing.assert_allclose(deep.margin(test), model.margin(test), atol=1e-12)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -219,6 +220,13 @@ def is_hidden(attrs: dict) -> bool:
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
 
 
+def _may_hide(attrs: dict) -> bool:
+    return "style" in attrs or "hidden" in attrs or "aria-hidden" in attrs
+
+
+_NO_CUES = ([], False, False)  # tokens, has a negative cue, has a positive cue
+
+
 def tree_facts(doc: Document) -> TreeFacts:
     els = doc.elements
     n = len(els)
@@ -226,30 +234,35 @@ def tree_facts(doc: Document) -> TreeFacts:
     bits, neg, pos = [0] * n, [MAX_CUE_DISTANCE] * n, [MAX_CUE_DISTANCE] * n
     hidden = [False] * n
     tokens: list = [()] * n
-    memo: dict[tuple, tuple] = {(None, None): ([], False, False)}
-    signature_counts: dict[tuple, int] = {}
+    memo: dict[tuple, tuple] = {}  # (id, class) -> _NO_CUES-like facts
     signatures: list = [None] * n
     context_bit, far = _CONTEXT_BIT, MAX_CUE_DISTANCE
     for i in range(n):
-        a = attrs[i]
-        key = (a.get("id"), a.get("class")) if a else (None, None)
-        cached = memo.get(key)
-        if cached is None:
-            toks = element_tokens(a)
-            cached = memo[key] = (toks, not NEGATIVE_CUES.isdisjoint(toks), not POSITIVE_CUES.isdisjoint(toks))
-        tokens[i] = cached[0]
-        p = parents[i]
-        hidden[i] = (p >= 0 and hidden[p]) or (bool(a) and is_hidden(a))
-        if p >= 0:
-            bits[i] = bits[p] | context_bit.get(tags[i], 0)
-            neg[i] = 0 if cached[1] else min(far, neg[p] + 1)
-            pos[i] = 0 if cached[2] else min(far, pos[p] + 1)
+        a, p, tag = attrs[i], parents[i], tags[i]
+        if a:
+            key = (a.get("id"), a.get("class"))
+            cues = memo.get(key)
+            if cues is None:
+                toks = element_tokens(a)
+                cues = memo[key] = (toks, not NEGATIVE_CUES.isdisjoint(toks), not POSITIVE_CUES.isdisjoint(toks))
+            hides = _may_hide(a) and is_hidden(a)
+            signatures[i] = (p, tag, key[1])
         else:
-            bits[i] = context_bit.get(tags[i], 0)
-            neg[i] = 0 if cached[1] else far
-            pos[i] = 0 if cached[2] else far
-        sig = signatures[i] = (p, tags[i], key[1])
-        signature_counts[sig] = signature_counts.get(sig, 0) + 1
+            cues, hides = _NO_CUES, False
+            signatures[i] = (p, tag, None)
+        tokens[i] = cues[0]
+        if p >= 0:
+            hidden[i] = hidden[p] or hides
+            bits[i] = bits[p] | context_bit.get(tag, 0)
+            up_neg, up_pos = neg[p] + 1, pos[p] + 1
+            neg[i] = 0 if cues[1] else (up_neg if up_neg < far else far)
+            pos[i] = 0 if cues[2] else (up_pos if up_pos < far else far)
+        else:
+            hidden[i] = hides
+            bits[i] = context_bit.get(tag, 0)
+            neg[i] = 0 if cues[1] else far
+            pos[i] = 0 if cues[2] else far
+    signature_counts = Counter(signatures)
     chars = np.fromiter((b.char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
     links = np.fromiter((b.link_char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
     first, end = np.asarray(els.first_blocks, np.int64), np.asarray(els.end_blocks, np.int64)
@@ -257,7 +270,7 @@ def tree_facts(doc: Document) -> TreeFacts:
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
     parent_arr = np.asarray(parents, np.int64)
     parent_arr = np.where(parent_arr < 0, np.arange(n), parent_arr)
-    same = np.fromiter((signature_counts[s] - 1 for s in signatures), np.int64, count=n)
+    same = np.fromiter(map(signature_counts.__getitem__, signatures), np.int64, count=n) - 1
     return TreeFacts(np.asarray(bits, np.int64), np.asarray(neg, np.int64), np.asarray(pos, np.int64),
                      cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
                      same, np.asarray(hidden, bool), parent_arr, tokens)

@@ -82,11 +82,12 @@ def context_features(doc: Document, p: np.ndarray) -> F.Columns:
     els = doc.elements
     first, end = np.asarray(els.first_blocks), np.asarray(els.end_blocks)
     weighted = (cum_pc[end] - cum_pc[first]) / np.maximum(1.0, cum_c[end] - cum_c[first])
-    parents = els.parents
+    parents = np.asarray(els.parents, np.int64)
+    up = np.where(parents < 0, np.arange(len(parents)), parents)  # the root is its own parent
     element = np.fromiter((b.element for b in doc.blocks), np.int64, count=n)
     for level in range(0, 5):
         cols[f"p_anc{level}"] = weighted[element]
-        element = np.fromiter((max(0, parents[e]) if parents[e] >= 0 else e for e in element), np.int64, count=n)
+        element = up[element]
     total = max(1.0, chars.sum())
     page_mean = float((p * chars).sum() / total)
     cols["p_page_mean"] = np.full(n, page_mean)

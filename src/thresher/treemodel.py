@@ -20,7 +20,9 @@ import json
 import zipfile
 import zlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -28,6 +30,23 @@ from .errors import ModelError
 
 SCHEMA = "thresher.model"
 VERSION = 1
+# Ensembles no deeper than this are evaluated as complete binary trees (see CompleteTrees).
+COMPLETE_MAX_DEPTH = 10
+
+
+class CompleteTrees(NamedTuple):
+    """An ensemble padded to complete binary trees of one depth, in heap order.
+
+    Node ``h`` has children ``2h + 1`` and ``2h + 2``; a leaf above the last
+    level becomes a chain of padding nodes that always go left (threshold
+    +inf), and every last-level position under it holds its value. A row then
+    needs no leaf test and no bookkeeping: ``levels`` gathers and compares.
+    """
+
+    levels: int
+    feature: np.ndarray  # (trees, 2**levels - 1)
+    threshold: np.ndarray  # (trees, 2**levels - 1)
+    value: np.ndarray  # (trees, 2**levels)
 
 
 @dataclass(frozen=True)
@@ -46,15 +65,60 @@ class TreeEnsemble:
     kind = "trees"
 
     def margin(self, x: np.ndarray) -> np.ndarray:
-        """Raw scores for the rows of ``x``.
-
-        All (row, tree) paths are walked at once, level by level; a path
-        leaves the active set as soon as it reaches a leaf, so the work is the
-        total path length rather than rows x trees x the deepest tree.
-        """
+        """Raw scores for the rows of ``x``."""
         n, n_trees = x.shape[0], len(self.roots)
         if n == 0 or n_trees == 0:
             return np.full(n, self.base)
+        complete = self.complete
+        if complete is not None:
+            return self._complete_margin(complete, x)
+        return self._path_margin(x)
+
+    @cached_property
+    def complete(self) -> CompleteTrees | None:
+        """The heap layout of a shallow ensemble (built once per loaded model), else None."""
+        levels = self.depth
+        if levels > COMPLETE_MAX_DEPTH or levels < 1:
+            return None
+        inner = 2 ** levels - 1
+        n_trees = len(self.roots)
+        feature = np.zeros((n_trees, inner), np.int64)
+        threshold = np.full((n_trees, inner), np.inf)
+        value = np.zeros((n_trees, inner + 1))
+        for t, root in enumerate(self.roots.tolist()):
+            stack = [(root, 0, 0)]  # (node, heap position, depth)
+            while stack:
+                node, heap, depth = stack.pop()
+                if self.feature[node] < 0:
+                    width = 2 ** (levels - depth)
+                    first = (heap + 1) * width - 1 - inner
+                    value[t, first:first + width] = self.value[node]
+                    continue
+                feature[t, heap], threshold[t, heap] = self.feature[node], self.threshold[node]
+                stack.append((int(self.left[node]), 2 * heap + 1, depth + 1))
+                stack.append((int(self.right[node]), 2 * heap + 2, depth + 1))
+        return CompleteTrees(levels, feature, threshold, value)
+
+    def _complete_margin(self, c: CompleteTrees, x: np.ndarray) -> np.ndarray:
+        n, width = x.shape
+        n_trees, inner = c.feature.shape
+        flat_x = np.ascontiguousarray(x, dtype=np.float64).ravel()
+        feature, threshold = c.feature.ravel(), c.threshold.ravel()
+        tree_offset = np.arange(n_trees, dtype=np.int64) * inner
+        row_offset = np.arange(n, dtype=np.int64)[:, None] * width
+        heap = np.zeros((n, n_trees), np.int64)
+        for _ in range(c.levels):
+            node = heap + tree_offset
+            go_right = flat_x[row_offset + feature[node]] > threshold[node]
+            heap = 2 * heap + 1 + go_right
+        leaf = heap - inner + np.arange(n_trees, dtype=np.int64) * (inner + 1)
+        return c.value.ravel()[leaf].sum(axis=1) + self.base
+
+    def _path_margin(self, x: np.ndarray) -> np.ndarray:
+        """All (row, tree) paths walked at once, level by level; a path leaves
+        the active set as soon as it reaches a leaf, so the work is the total
+        path length rather than rows x trees x the deepest tree (deep trees)."""
+        n, n_trees = x.shape[0], len(self.roots)
         flat_x = np.ascontiguousarray(x, dtype=np.float64).ravel()
         width = x.shape[1]
         children = np.stack([self.left, self.right], axis=1)  # column 0: go left, 1: go right

@@ -8,9 +8,10 @@ that repeats a phrase of the article (a title in the navigation, say) cannot
 claim more occurrences than the gold text has. A block's coverage is the share
 of its n-grams found; it is content when coverage >= ``threshold``.
 
-Consumption is two-pass: long blocks (which align unambiguously) consume first,
-then short ones take what is left, so a short navigation link cannot steal the
-occurrence that belongs to a paragraph.
+Consumption is two-pass: long blocks (``long_block`` tokens or more, which
+align unambiguously) consume first, then short ones take what is left, so a
+short navigation link cannot steal the occurrence that belongs to a paragraph.
+The words an n-gram match used up are used up for shorter grams as well.
 """
 from __future__ import annotations
 
@@ -58,24 +59,60 @@ def _gold_grams(gold_tokens: Sequence[str], n: int) -> Counter:
     return counts
 
 
-def _consume(grams: list[tuple[str, ...]], available: Counter) -> int:
-    found = 0
+def _consume(grams: list[tuple[str, ...]], available: Counter) -> list[bool]:
+    """Take each gram from ``available`` while it lasts; which grams were found."""
+    found = []
     for gram in grams:
-        if available[gram] > 0:
+        ok = available[gram] > 0
+        if ok:
             available[gram] -= 1
-            found += 1
+        found.append(ok)
     return found
+
+
+def _covered_runs(found: Sequence[bool], n: int, length: int) -> list[tuple[int, int]]:
+    """Maximal runs [start, end) of tokens covered by the found n-grams of a block of ``length`` tokens."""
+    covered = [False] * length
+    for start, ok in enumerate(found):
+        if ok:
+            covered[start:start + n] = [True] * min(n, length - start)
+    runs, start = [], None
+    for i, c in enumerate(covered + [False]):
+        if c and start is None:
+            start = i
+        elif not c and start is not None:
+            runs.append((start, i))
+            start = None
+    return runs
+
+
+def _release_sub_grams(toks: Sequence[str], runs: Sequence[tuple[int, int]], n: int, available: Counter) -> None:
+    """The gold text a long block matched is used up for shorter grams too: every
+    k-gram (k < n) inside a matched run is taken once, so a short block cannot
+    match words a paragraph already claimed."""
+    for start, end in runs:
+        for k in range(1, n):
+            for i in range(start, end - k + 1):
+                gram = tuple(toks[i:i + k])
+                if available[gram] > 0:
+                    available[gram] -= 1
 
 
 def align_texts(block_texts: Sequence[str], gold: str, params: AlignParams = AlignParams()) -> Alignment:
     """Align a sequence of block texts to the gold main text."""
-    available = _gold_grams(tokens(gold), params.n)
-    grams = [ngrams(tokens(text), params.n) for text in block_texts]
+    n = params.n
+    available = _gold_grams(tokens(gold), n)
+    toks = [tokens(text) for text in block_texts]
+    grams = [ngrams(t, n) for t in toks]
     coverage = [0.0] * len(grams)
-    order = sorted(range(len(grams)), key=lambda i: (len(grams[i]) < params.long_block, i))
+    order = sorted(range(len(grams)), key=lambda i: (len(toks[i]) < params.long_block, i))
     for i in order:
-        if grams[i]:
-            coverage[i] = _consume(grams[i], available) / len(grams[i])
+        if not grams[i]:
+            continue
+        found = _consume(grams[i], available)
+        coverage[i] = sum(found) / len(grams[i])
+        if len(toks[i]) >= n:  # a block shorter than n matched one whole short gram: nothing inside it remains
+            _release_sub_grams(toks[i], _covered_runs(found, n, len(toks[i])), n, available)
     return Alignment(tuple(c >= params.threshold for c in coverage), tuple(coverage))
 
 
