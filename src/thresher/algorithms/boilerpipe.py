@@ -475,7 +475,7 @@ def fuse(segments: Sequence[Segment], distance: int, content_only: bool, same_le
         else:
             out.append(seg)
             members.append(list(seg.blocks))
-    return tuple(s._replace(blocks=tuple(m)) for s, m in zip(out, members))
+    return tuple(Segment(tuple(m), s.features, s.labels, s.content, s.why) for s, m in zip(out, members))
 
 
 # ------------------------------------------------------------ pipeline steps

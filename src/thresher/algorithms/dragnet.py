@@ -3,7 +3,8 @@
 Blocks -> shallow-text features of the previous, current and next block
 (Kohlschütter et al.), binary id/class-token features (tokens chosen by their
 content/no-content odds ratio on the training data) and CETR features (the
-smoothed tag ratio and its derivative) -> one classifier. Two models: content
+smoothed tag ratio, its derivative and the k-means cluster they put the block
+in) -> one classifier. Two models: content
 only (``dragnet``) and content plus user comments (``dragnet-comments``).
 """
 from __future__ import annotations
@@ -28,7 +29,8 @@ def _runner(model_file: str):
         page = L.page_features(doc, context.language)
         p = L.score_stage(model.stage("stage1"), L.dragnet_features(page, model.vocabulary))
         threshold = model.threshold if params.threshold is None else params.threshold
-        return Classification.from_labels(p >= threshold, [f"p={x:.2f}" for x in p], p)
+        reasons = [f"p={x:.2f} (threshold {threshold:.2f})" for x in p] if context.explain else ()
+        return Classification.from_labels(p >= threshold, reasons, p)
     return run
 
 

@@ -62,7 +62,8 @@ def decide(p: np.ndarray, threshold: float, params: Params) -> tuple[np.ndarray,
 def run(doc: Document, params: Params, context: Context) -> Classification:
     p1, p, model = scores(doc, context, params.smoothing)
     keep, threshold = decide(p, model.threshold if params.threshold is None else params.threshold, params)
-    reasons = [f"p={final:.2f} (own {own:.2f}, threshold {threshold:.2f})" for own, final in zip(p1, p)]
+    reasons = ([f"p={final:.2f} (own {own:.2f}, threshold {threshold:.2f})" for own, final in zip(p1, p)]
+               if context.explain else ())
     return Classification.from_labels(keep, reasons, p)
 
 

@@ -19,7 +19,7 @@ import sys
 import time
 import zlib
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 from urllib.parse import urlparse
@@ -57,14 +57,14 @@ class TrainParams:
     vocabulary_size: int = 200
     min_token_domains: int = 15
     trees: int = 150
-    leaves: int = 63
-    max_depth: int = -1
+    leaves: int = 40
+    max_depth: int = 6
     learning_rate: float = 0.1
     min_child_samples: int = 40
     feature_fraction: float = 0.5
     bagging: float = 0.5
     inner_folds: int = 2
-    threshold: float = 0.35
+    threshold: float = 0.30
     threads: int = 2
     seed: int = SEED
 
@@ -341,6 +341,12 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
     save(models, out, meta)
 
 
+# Per-algorithm settings where they differ from TrainParams' defaults (thresholds chosen
+# by domain-grouped 5-fold CV on wcxb-dev; see the model files' "cv" reports).
+ALGORITHM_PARAMS = {"dragnet": TrainParams(threshold=0.25), "dragnet-comments": TrainParams(threshold=0.25)}
+
+REPORTED_THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5)  # the CV report also scores these
+
 TRAINERS = {"dragnet": "train_dragnet_models", "dragnet-comments": "train_dragnet_comments_models",
             "thresher": "train_flagship_models"}
 
@@ -361,7 +367,7 @@ def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None
     if not cv:
         return {}
     log(f"{cv}-fold cross-validation grouped by domain")
-    report = cross_validate(pages, cv, trainer, p, dragnet, log)
+    report = cross_validate(pages, cv, trainer, p, dragnet, log, thresholds=REPORTED_THRESHOLDS)
     log(format_report(algorithm, report))
     _save(trained, out, algorithm, p, report, datasets)
     return report
@@ -370,7 +376,8 @@ def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None
 def _train(algorithm: str, dataset_dirs, out, cv: int | None, seed: int, log) -> dict:
     log(f"preparing pages from {', '.join(map(str, dataset_dirs))}")
     pages = prepare_pages(dataset_dirs, log)
-    return train_prepared(algorithm, pages, out, cv=cv, p=TrainParams(seed=seed), datasets=dataset_dirs, log=log)
+    p = replace(ALGORITHM_PARAMS.get(algorithm, TrainParams()), seed=seed)
+    return train_prepared(algorithm, pages, out, cv=cv, p=p, datasets=dataset_dirs, log=log)
 
 
 def train_flagship(dataset_dirs, out, *, cv: int | None = 5, seed: int = SEED, log=None) -> dict:
