@@ -276,3 +276,26 @@ def test_100000_deep_nesting_builds_and_keeps_the_deep_paragraph():
     deep = doc.blocks[1]
     assert len(doc.path(deep.index)) > 100  # really nested, capped by the parser limits
     assert max(doc.elements.depths) <= 401
+
+
+def test_a_document_without_attributes_keeps_everything_else():
+    html = ('<html lang="de"><head><title>T</title><meta name="author" content="A">'
+            '<script type="application/ld+json">{"@type": "Article"}</script></head>'
+            '<body><div class="x" id="y"><p>Hallo <a href="/z">Welt</a>.</p></div></body></html>')
+    full, lean = build_document(html), build_document(html, attributes=False)
+    assert lean.blocks == full.blocks and lean.elements.tags == full.elements.tags
+    assert (lean.lang, lean.meta, lean.json_ld) == (full.lang, full.meta, full.json_ld) == ("de", full.meta, full.json_ld)
+    assert full.meta and full.json_ld
+    by_tag = dict(zip(lean.elements.tags, lean.elements.attrs))
+    assert by_tag["div"] == {} and by_tag["a"] == {} and by_tag["html"] == {"lang": "de"}
+
+
+def test_extract_text_is_the_same_with_or_without_attributes():
+    import thresher
+
+    html = ("<html><body><nav><a href='/'>Home</a> <a href='/b'>Blog</a></nav><article><p>"
+            + "Plain words in a paragraph that is long enough to count as the article text. " * 8
+            + "</p></article></body></html>")
+    for algorithm in ("boilerpipe-article", "justext", "cetr", "justext+tree"):
+        assert thresher.extract(html, algorithm=algorithm, language="en") == \
+            thresher.extract_result(html, algorithm=algorithm, language="en").render("text")

@@ -54,13 +54,16 @@ class Result:
 
 def extract_result(html: bytes | str, url: str | None = None, *, algorithm: str = algorithms.DEFAULT,
                    language: str | None = None, params: Any = None, model: str | None = None,
-                   content_type: str | None = None, metadata: bool = True, explain: bool = True) -> Result:
+                   content_type: str | None = None, metadata: bool = True, explain: bool = True,
+                   attributes: bool = True) -> Result:
     """Decode, parse once, classify every block, and collect metadata.
 
     With ``metadata=False`` the metadata pass is skipped, and so is language
     identification when the algorithm does not use it (``Result.language`` is
     then the requested language or ""). With ``explain=False`` algorithms may
-    leave ``classification.reasons`` empty. Raises
+    leave ``classification.reasons`` empty. ``attributes=False`` builds the document
+    without element attributes when neither the algorithm nor the metadata needs
+    them (only plain-text rendering is then faithful). Raises
     :class:`thresher.errors.InputError` for input that is not a page.
     """
     chosen = algorithms.get(algorithm)
@@ -68,7 +71,8 @@ def extract_result(html: bytes | str, url: str | None = None, *, algorithm: str 
     t0 = clock()
     decoded = decode(html, content_type)
     t1 = clock()
-    doc = build_document(decoded.text, url, encoding=decoded.encoding)
+    doc = build_document(decoded.text, url, encoding=decoded.encoding,
+                         attributes=attributes or metadata or chosen.needs_attributes)
     t2 = clock()
     lang = page_language(doc, language) if (metadata or chosen.needs_language) else (language or "")
     classification = chosen.run(doc, params, Context(language=lang, model=model, source=decoded.text,
@@ -92,5 +96,5 @@ def extract(html: bytes | str, url: str | None = None, *, algorithm: str = algor
         raise ValueError(f"unknown output format {output!r}; choose from {', '.join(FORMATS)}")
     result = extract_result(html, url, algorithm=algorithm, language=language, params=params,
                             model=model, content_type=content_type, metadata=output in ("json", "html"),
-                            explain=output == "json")
+                            explain=output == "json", attributes=output != "text")
     return result.render(output, **render_options)

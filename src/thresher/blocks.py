@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from collections.abc import Sequence
 from typing import Iterator, NamedTuple
 
@@ -35,6 +36,10 @@ SKIPPED_TAGS = frozenset(
     "script style template iframe object embed svg math canvas video audio "
     "map head".split())
 _WS = re.compile(r"\s+")
+# What an element's ``attrs`` is when the document is built without attributes.
+NO_ATTRIBUTES = MappingProxyType({})
+# Elements whose attributes are always read: the page language and the head facts need them.
+_ATTRIBUTES_ALWAYS = SKIPPED_TAGS | {"html"}
 
 
 class Element(NamedTuple):
@@ -273,9 +278,6 @@ class _Builder:
             self.spans.append(Span("\n", element))
         self.brs = 1
 
-    def close(self, index: int) -> None:
-        self.end_block[index] = len(self.blocks) + (1 if self.has_text else 0)
-
     def table(self) -> ElementTable:
         """The element columns, once the last block is flushed.
 
@@ -287,14 +289,15 @@ class _Builder:
                             tuple(self.attrs), tuple(self.first_block), tuple(self.end_block))
 
 
-def _walk(root, b: _Builder) -> None:
+def _walk(root, b: _Builder, attributes: bool = True) -> None:
     """One iterative pre/post-order walk over the DOM: no recursion, whatever the depth.
 
     Stack items are ``(node, parent, depth, inherited)`` to enter a node
     (``inherited`` holds the anchor and pre bits of its ancestors), or the
     element index (an int) to leave an element that has children. The element
     columns are appended to directly: this loop is the hot path of every
-    extraction, so leaves without children are closed on entry.
+    extraction, so leaves without children are closed on entry. Without
+    ``attributes`` only the elements in ``_ATTRIBUTES_ALWAYS`` read theirs.
     """
     roles, skipped_tags = _ROLES, SKIPPED_TAGS
     tags, parents, depths, attrs_col = b.tags, b.parents, b.depths, b.attrs
@@ -304,8 +307,17 @@ def _walk(root, b: _Builder) -> None:
     while stack:
         item = pop()
         if item.__class__ is int:
-            if roles.get(tags[item], 0) & _BLOCK:
-                _leave_role(b, item)
+            role = roles.get(tags[item], 0)
+            if role & _BLOCK:  # leaving a block-level element: its pending text becomes a block
+                if b.has_text:
+                    b.flush()
+                else:
+                    spans.clear()
+                    b.tag_count = b.brs = 0
+                b.block_stack.pop()
+                if role & _HEADING:
+                    b.heading -= 1
+                ends[item] = len(blocks)
             else:
                 ends[item] = len(blocks) + b.has_text
             continue
@@ -330,7 +342,7 @@ def _walk(root, b: _Builder) -> None:
                 spans.clear()
                 b.tag_count = b.brs = 0
         index = len(tags)
-        attrs = node.attributes
+        attrs = node.attributes if attributes or tag in _ATTRIBUTES_ALWAYS else NO_ATTRIBUTES
         tags.append(tag)
         parents.append(parent)
         depths.append(depth)
@@ -372,15 +384,6 @@ def _enter_role(b: _Builder, role: int, index: int) -> None:
         b.heading += 1
 
 
-def _leave_role(b: _Builder, index: int) -> None:
-    """Leave a block-level element: its pending text becomes a block."""
-    b.flush()
-    b.block_stack.pop()
-    if _ROLES[b.tags[index]] & _HEADING:
-        b.heading -= 1
-    b.close(index)
-
-
 def _is_json_ld(attrs: dict) -> bool:
     return (attrs.get("type") or "").strip().lower().startswith("application/ld+json")
 
@@ -412,11 +415,16 @@ def _head_child(b: _Builder, node) -> None:
 
 
 def build_document(html: str, url: str | None = None, *, encoding: str = "",
-                   limits: ParseLimits = ParseLimits()) -> Document:
-    """Parse ``html`` once and build its :class:`Document`."""
+                   limits: ParseLimits = ParseLimits(), attributes: bool = True) -> Document:
+    """Parse ``html`` once and build its :class:`Document`.
+
+    ``attributes=False`` leaves every element's ``attrs`` empty (:data:`NO_ATTRIBUTES`)
+    except ``<html>``'s and the head's, which is faster, for algorithms and
+    outputs that never read ids, classes or links.
+    """
     tree = parse(html, limits)
     builder = _Builder()
-    _walk(tree.root, builder)
+    _walk(tree.root, builder, attributes)
     builder.flush()
     elements = builder.table()
     lang = ""

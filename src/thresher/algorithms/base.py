@@ -64,6 +64,7 @@ class Algorithm:
     params_type: type
     run_fn: Runner = field(repr=False)
     needs_language: bool = True  # False: the caller may skip language identification
+    needs_attributes: bool = True  # False: it never reads element attributes (ids, classes, ...)
 
     def run(self, doc: Document, params: Any = None, context: Context = Context()) -> Classification:
         params = self.params_type() if params is None else params

@@ -633,9 +633,12 @@ def run_article(doc: Document, p: ArticleParams, context: Context) -> Classifica
 
 ALGORITHMS = (
     Algorithm(name="boilerpipe-numwords", params_type=NumWordsParams, run_fn=run_numwords, source=SOURCE, needs_language=False,
+              needs_attributes=False,
               summary="Boilerpipe NumWords: decision tree over word counts and link densities of neighbours"),
     Algorithm(name="boilerpipe-density", params_type=DensityParams, run_fn=run_density, source=SOURCE, needs_language=False,
+              needs_attributes=False,
               summary="Boilerpipe Density: decision tree over text densities and link densities of neighbours"),
     Algorithm(name="boilerpipe-article", params_type=ArticleParams, run_fn=run_article, source=SOURCE, needs_language=False,
+              needs_attributes=False,
               summary="Boilerpipe article pipeline: end cues, title, classifier, fusion, largest segment"),
 )

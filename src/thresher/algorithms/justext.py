@@ -191,6 +191,6 @@ def run(doc: Document, p: Params, context: Context) -> Classification:
 
 
 ALGORITHM = Algorithm(
-    name="justext", params_type=Params, run_fn=run,
+    name="justext", params_type=Params, run_fn=run, needs_attributes=False,
     summary="jusText: length, link density and stop-word density, then a context pass over neighbours",
     source="Pomikálek, Removing Boilerplate and Duplicate Content from Web Corpora (PhD thesis, 2011)")

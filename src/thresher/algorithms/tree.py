@@ -152,5 +152,5 @@ def wrap(base: Algorithm) -> Algorithm:
         return base
     return Algorithm(
         name=f"{base.name}{SUFFIX}", params_type=Params, run_fn=partial(_run, base), source=SOURCE,
-        needs_language=base.needs_language,
+        needs_language=base.needs_language, needs_attributes=base.needs_attributes,
         summary=f"{base.summary}; then the HTML-tree filter keeps the subtree with the most selected text")
