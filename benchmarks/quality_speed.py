@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Quality and speed of thresher's algorithms and of peer libraries, side by side.
 
-Every extractor runs in this one process, one after the other, over the same
-pages in the same order; each is scored with :mod:`thresher.evaluation` (the
-referee's metrics and its speed measure: pages / summed extraction time).
+Every extractor runs in this one process over the same pages in the same
+order, interleaved in chunks of pages (``--chunk``) so that a machine whose
+speed drifts during the run treats them alike; each is scored with
+:mod:`thresher.evaluation` (the referee's metrics and its speed measure:
+pages / summed extraction time).
 Before the timed pass each extractor extracts the first page once, untimed, so
 that one-off imports and lazy loading are not charged to it.
 
@@ -34,8 +36,8 @@ from pathlib import Path
 from typing import Callable
 
 from thresher.algorithms import names as algorithm_names
-from thresher.evaluation import (EvaluationResult, ThresherExtractor, detect_kind, evaluate_pages, html_to_text,
-                                 load, select)
+from thresher.evaluation import (EvaluationResult, ThresherExtractor, detect_kind, html_to_text, load, score_rows,
+                                 select, summarize)
 
 Extractor = Callable[[bytes, "str | None"], str]
 DEFAULT_ALGORITHMS = ("thresher", "justext", "declutter", "boilerpipe-article")
@@ -139,16 +141,26 @@ def warm_up(extract: Extractor, html: bytes, url: str | None) -> None:
 
 
 def run(datasets: list[Path], chosen: list[Contender], every: int, limit: int | None,
-        warm: bool = True) -> list[tuple[str, str, EvaluationResult]]:
+        warm: bool = True, chunk: int = 25) -> list[tuple[str, str, EvaluationResult]]:
+    """Every contender over every page, interleaved: the pages go in chunks of ``chunk`` and
+    each contender takes its turn on a chunk before the next chunk starts, so that a machine
+    whose speed drifts during a long run (other tenants, clocks) treats every contender alike.
+    ``chunk=0`` runs each contender over all pages in one go instead."""
     results = []
     for root in datasets:
         kind = detect_kind(root)
         pages = list(select(load(root), every, limit))
         print(f"{root.name} [{kind}]: {len(pages)} pages", file=sys.stderr)
-        for contender in chosen:
-            if warm and pages:
+        if warm and pages:
+            for contender in chosen:
                 warm_up(contender.extract, pages[0].html, pages[0].url)
-            result = evaluate_pages(pages, kind, contender.extract, name=root.name)
+        rows: dict[str, list] = {contender.label: [] for contender in chosen}
+        step = chunk or max(1, len(pages))
+        for start in range(0, len(pages), step):
+            for contender in chosen:
+                rows[contender.label] += score_rows(pages[start:start + step], kind, contender.extract)
+        for contender in chosen:
+            result = summarize(rows[contender.label], kind, root.name)
             print(f"  {contender.label:<28} {result.lines()[0]}", file=sys.stderr)
             results.append((contender.label, root.name, result))
     return results
@@ -176,7 +188,8 @@ def table(results: list[tuple[str, str, EvaluationResult]]) -> str:
 
 def to_json(results, args, datasets: list[Path]) -> dict:
     return {
-        "settings": {"every": args.every, "limit": args.limit, "warm_up": not args.no_warmup},
+        "settings": {"every": args.every, "limit": args.limit, "warm_up": not args.no_warmup,
+                     "chunk": args.chunk},
         "environment": {"python": platform.python_version(), "machine": platform.machine(),
                         "peers": {name: peer_version(name) for name in PEERS}},
         "datasets": {root.name: str(root) for root in datasets},
@@ -200,6 +213,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--every", type=int, default=1, metavar="K", help="take every K-th page")
     ap.add_argument("--limit", type=int, metavar="N", help="then the first N of those")
     ap.add_argument("--no-warmup", action="store_true", help="time the first page's call too")
+    ap.add_argument("--chunk", type=int, default=25, metavar="N",
+                    help="interleave the contenders every N pages (0: each over all pages in one go)")
     ap.add_argument("--out", type=Path, help="write the results as JSON")
     args = ap.parse_args(argv)
     unknown = [p for p in _names(args.peers) if p not in PEERS]
@@ -207,6 +222,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error(f"unknown peers {', '.join(unknown)}; choose from {', '.join(PEERS)}")
     if args.every < 1:
         ap.error("--every must be 1 or more")
+    if args.chunk < 0:
+        ap.error("--chunk must be 0 or more")
     return args
 
 
@@ -221,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     if not chosen:
         print("nothing to run: no registered algorithm or installed peer was chosen", file=sys.stderr)
         return 2
-    results = run(datasets, chosen, args.every, args.limit, warm=not args.no_warmup)
+    results = run(datasets, chosen, args.every, args.limit, warm=not args.no_warmup, chunk=args.chunk)
     print(table(results))
     if args.out:
         args.out.write_text(json.dumps(to_json(results, args, datasets), indent=1), encoding="utf-8")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from .datasets import KINDS, DatasetError, Page, detect_kind, html_to_text, load, select
 from .metrics import Scores, aggregate, score_page, word_prf
 from .runner import (EvaluationResult, Extractor, PageResult, Summary, ThresherExtractor, evaluate,
-                     evaluate_pages)
+                     evaluate_pages, score_rows, summarize)
 
 __all__ = ["KINDS", "DatasetError", "EvaluationResult", "Extractor", "Page", "PageResult", "Scores",
            "Summary", "ThresherExtractor", "aggregate", "detect_kind", "evaluate", "evaluate_pages",
-           "html_to_text", "load", "score_page", "select", "word_prf"]
+           "html_to_text", "load", "score_page", "score_rows", "select", "summarize", "word_prf"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from .datasets import Page, detect_kind, load, select
 from .metrics import PageScore, Scores, ShingleScore, SnippetScore, aggregate, score_page
@@ -128,9 +128,9 @@ def timed_call(extractor: Extractor, html: bytes, url: str | None) -> tuple[str,
     return pred, time.perf_counter() - start, error
 
 
-def evaluate_pages(pages: Iterable[Page], kind: str, extractor: Extractor, *, name: str = "",
-                   keep_outputs: bool = False, on_error: ErrorHook | None = None) -> EvaluationResult:
-    """Score ``extractor`` over already-loaded ``pages`` of a ``kind`` dataset."""
+def score_rows(pages: Iterable[Page], kind: str, extractor: Extractor, *, keep_outputs: bool = False,
+               on_error: ErrorHook | None = None) -> list[PageResult]:
+    """Run and time ``extractor`` on each page and score its output: one row per page."""
     rows = []
     for page in pages:
         pred, seconds, exc = timed_call(extractor, page.html, page.url)
@@ -139,10 +139,21 @@ def evaluate_pages(pages: Iterable[Page], kind: str, extractor: Extractor, *, na
         error = None if exc is None else f"{type(exc).__name__}: {exc}"
         rows.append(PageResult(page.id, page.url, score_page(kind, pred, page.gold), seconds,
                                len(page.html), error, pred if keep_outputs else None))
+    return rows
+
+
+def summarize(rows: Sequence[PageResult], kind: str, name: str = "") -> EvaluationResult:
+    """The referee's summary of per-page rows (errors, summed time and size, aggregated scores)."""
     summary = Summary(kind, len(rows), sum(r.error is not None for r in rows),
                       sum(r.seconds for r in rows), sum(r.size for r in rows),
                       aggregate(kind, [r.score for r in rows]))
     return EvaluationResult(name, summary, tuple(rows))
+
+
+def evaluate_pages(pages: Iterable[Page], kind: str, extractor: Extractor, *, name: str = "",
+                   keep_outputs: bool = False, on_error: ErrorHook | None = None) -> EvaluationResult:
+    """Score ``extractor`` over already-loaded ``pages`` of a ``kind`` dataset."""
+    return summarize(score_rows(pages, kind, extractor, keep_outputs=keep_outputs, on_error=on_error), kind, name)
 
 
 def evaluate(dataset_dir: str | Path, extractor: Extractor, *, every: int = 1, limit: int | None = None,
