@@ -188,10 +188,14 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
 
 # ------------------------------------------------------------------ tree context
 
+def split_tokens(raw: str | None) -> list[str]:
+    """Lower-cased tokens of an id or class value, split on every non-alphanumeric character."""
+    return [t for t in _SPLIT_TOKENS.split(raw.lower()) if t] if raw else []
+
+
 def element_tokens(attrs: dict) -> list[str]:
-    """Lower-cased id/class tokens, split on every non-alphanumeric character."""
-    raw = f"{attrs.get('id') or ''} {attrs.get('class') or ''}".lower()
-    return [t for t in _SPLIT_TOKENS.split(raw) if t]
+    """The element's id tokens, then its class tokens."""
+    return split_tokens(attrs.get("id")) + split_tokens(attrs.get("class"))
 
 
 @dataclass(frozen=True)
@@ -233,12 +237,12 @@ def _own_cues(attrs: tuple[dict, ...]) -> tuple[list, list, np.ndarray, np.ndarr
     Elements sharing an (id, class) pair share one tokenisation."""
     keys = [(a.get("id"), a.get("class")) if a else _NO_KEY for a in attrs]
     memo: dict[tuple, tuple] = {_NO_KEY: ([], False, False)}
-    words: dict[str | None, list[str]] = {None: []}  # one tokenisation per distinct id or class string
+    words: dict[str | None, list[str]] = {}  # one tokenisation per distinct id or class string
     for key in set(keys):
         if key not in memo:
             for raw in key:
                 if raw not in words:
-                    words[raw] = [t for t in _SPLIT_TOKENS.split(raw.lower()) if t]
+                    words[raw] = split_tokens(raw)
             toks = words[key[0]] + words[key[1]]
             memo[key] = (toks, not NEGATIVE_CUES.isdisjoint(toks), not POSITIVE_CUES.isdisjoint(toks))
     cues = [memo[key] for key in keys]

@@ -49,8 +49,7 @@ def cetr_cluster(doc: Document) -> F.Columns:
     """CETR's unsupervised decision as a feature: 1 for blocks outside the k-means
     cluster at the origin of (smoothed tag ratio, derivative), as Dragnet uses it."""
     p = C.Params(unit="block")
-    chars = np.fromiter((b.char_count for b in doc.blocks), np.int64, count=len(doc.blocks))
-    tags = np.fromiter((b.tag_count for b in doc.blocks), np.int64, count=len(doc.blocks))
+    _, chars, tags, _ = C.line_units(doc, p, None)
     clustering = C.kmeans_origin(C.features(chars, tags, p), p.seed_quantiles, p.max_iter)
     return F.Columns(("cetr_cluster",), C.is_content(clustering).astype(np.float32)[:, None])
 
