@@ -146,9 +146,13 @@ def test_hidden_marks_blocks_under_hidden_elements():
 
 
 def test_cue_tokens_are_split_on_non_alphanumerics():
-    assert F.element_tokens({"id": "Main-Nav", "class": "post_content  big"}) == ["main", "nav", "post",
-                                                                                  "content", "big"]
-    assert F.element_tokens({}) == []
+    assert F.split_tokens("Main-Nav") == ["main", "nav"]
+    assert F.split_tokens("post_content  big") == ["post", "content", "big"]
+    assert F.split_tokens("") == [] and F.split_tokens(None) == []
+    doc = page("<div id='Main-Nav' class='post_content  big'><p>Text</p></div><p>Bare</p>")
+    tokens = dict(zip(doc.elements.tags, F.tree_facts(doc).tokens))  # an element's id tokens, then its class's
+    assert tokens["div"] == ["main", "nav", "post", "content", "big"]
+    assert tokens["p"] == []  # the last <p>, without attributes
 
 
 def test_anc1_text_share_is_parent_subtree_share_of_page_text():

@@ -193,11 +193,6 @@ def split_tokens(raw: str | None) -> list[str]:
     return [t for t in _SPLIT_TOKENS.split(raw.lower()) if t] if raw else []
 
 
-def element_tokens(attrs: dict) -> list[str]:
-    """The element's id tokens, then its class tokens."""
-    return split_tokens(attrs.get("id")) + split_tokens(attrs.get("class"))
-
-
 @dataclass(frozen=True)
 class TreeFacts:
     """Per-element facts (numpy arrays indexed by element) propagated down or accumulated up."""
