@@ -214,7 +214,7 @@ _INHERITED = _ANCHOR | _PRE  # roles that hold for everything inside the element
 
 
 class _Builder:
-    """The state of one walk. Private to :func:`build_document`; never escapes it."""
+    """The element columns, blocks and page facts of one walk. Private to :func:`build_document`."""
 
     def __init__(self) -> None:
         self.tags: list[str] = []
@@ -224,59 +224,22 @@ class _Builder:
         self.first_block: list[int] = []
         self.end_block: list[int] = []
         self.blocks: list[Block] = []
-        self.block_stack: list[int] = [0]
         self.offset = 0
         self.title = ""
         self.meta: list[tuple[str, str]] = []
         self.json_ld: list[str] = []
         self.skipped: set[int] = set()
-        self.heading = 0
-        self.spans: list[Span] = []
-        self._reset()
 
-    def _reset(self) -> None:
-        self.spans.clear()  # cleared in place: the walk holds a reference to it
-        self.has_text = False
-        self.link_chars = 0
-        self.link_words = 0
-        self.tag_count = 0
-        self.brs = 0
-        self.pre = False
-
-    def flush(self) -> None:
-        """End the current block; without text, only the per-block counters restart."""
-        if not self.has_text:
-            self._reset()
-            return
-        raw = "".join([span.text for span in self.spans])
-        text = _pre_text(raw) if self.pre else " ".join(raw.split())
-        owner = self.block_stack[-1]
+    def add_block(self, pending: "_Pending", owner: int, in_heading: bool) -> None:
+        """Make a block of the pending text, delimited by element ``owner``."""
+        raw = "".join([span[0] for span in pending.spans])
+        text = _pre_text(raw) if pending.pre else " ".join(raw.split())
         tag = self.tags[owner]
         self.blocks.append(Block(
-            len(self.blocks), text, tag, owner, tuple(self.spans), len(text), len(text.split()),
-            min(self.link_chars, len(text)), self.link_words, self.tag_count,
-            self.heading > 0 or tag in HEADING_TAGS, self.offset))
+            len(self.blocks), text, tag, owner, tuple(pending.spans), len(text), len(text.split()),
+            min(pending.link_chars, len(text)), pending.link_words, pending.tag_count,
+            in_heading or tag in HEADING_TAGS, self.offset))
         self.offset += len(text)
-        self._reset()
-
-    def text(self, text: str, element: int, inherited: int) -> None:
-        """Add a text run that is not all white space (``inherited``: anchor and pre bits)."""
-        self.spans.append(Span(text, element))
-        self.has_text = True
-        self.brs = 0
-        if inherited & _PRE:
-            self.pre = True
-        if inherited & _ANCHOR:
-            words = text.split()
-            self.link_chars += len(" ".join(words))
-            self.link_words += len(words)
-
-    def line_break(self, element: int) -> None:
-        if self.brs:
-            self.flush()
-        else:
-            self.spans.append(Span("\n", element))
-        self.brs = 1
 
     def table(self) -> ElementTable:
         """The element columns, once the last block is flushed.
@@ -289,58 +252,92 @@ class _Builder:
                             tuple(self.attrs), tuple(self.first_block), tuple(self.end_block))
 
 
+class _Pending(NamedTuple):
+    """What the walk has read of the current block when it hands it to :meth:`_Builder.add_block`."""
+
+    spans: list
+    pre: bool
+    link_chars: int
+    link_words: int
+    tag_count: int
+
+
 def _walk(root, b: _Builder, attributes: bool = True) -> None:
     """One iterative pre/post-order walk over the DOM: no recursion, whatever the depth.
 
-    Stack items are ``(node, parent, depth, inherited)`` to enter a node
-    (``inherited`` holds the anchor and pre bits of its ancestors), or the
-    element index (an int) to leave an element that has children. The element
-    columns are appended to directly: this loop is the hot path of every
-    extraction, so leaves without children are closed on entry. Without
-    ``attributes`` only the elements in ``_ATTRIBUTES_ALWAYS`` read theirs.
+    The stack holds nodes to enter and element indices (ints) to leave. The
+    elements entered and not yet left are the open elements: the innermost
+    one is the parent of the next node entered, and it gives that node its
+    depth and the anchor and pre bits (``inherited``) of its ancestors.
+    Leaves without children are closed on entry. This loop is the hot path
+    of every extraction, so the current block's counters are local variables
+    and the element columns are appended to directly. Without ``attributes``
+    only the elements in ``_ATTRIBUTES_ALWAYS`` read theirs.
     """
-    roles, skipped_tags = _ROLES, SKIPPED_TAGS
+    roles, skipped_tags, new_span = _ROLES, SKIPPED_TAGS, tuple.__new__
     tags, parents, depths, attrs_col = b.tags, b.parents, b.depths, b.attrs
-    firsts, ends, blocks, spans = b.first_block, b.end_block, b.blocks, b.spans
-    stack: list = [(root, -1, 0, 0)]
+    firsts, ends, blocks = b.first_block, b.end_block, b.blocks
+    open_roles: list[int] = []
+    open_inherited: list[int] = []
+    block_owners = [0]  # innermost open block-level element (the root stands in before one opens)
+    headings = 0  # open heading elements
+    # The current block: its spans, and the counters a block records.
+    spans: list = []
+    has_text = pre = False
+    link_chars = link_words = tag_count = brs = 0
+    parent, depth, inherited = -1, 0, 0
+    stack: list = [root]
     pop, push = stack.pop, stack.append
     while stack:
-        item = pop()
-        if item.__class__ is int:
-            role = roles.get(tags[item], 0)
-            if role & _BLOCK:  # leaving a block-level element: its pending text becomes a block
-                if b.has_text:
-                    b.flush()
-                else:
-                    spans.clear()
-                    b.tag_count = b.brs = 0
-                b.block_stack.pop()
+        node = pop()
+        if node.__class__ is int:  # leaving element ``node``
+            role = open_roles.pop()
+            open_inherited.pop()
+            if role & _BLOCK:  # its pending text becomes a block
+                if has_text:
+                    b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count),
+                                block_owners[-1], headings > 0)
+                    has_text = pre = False
+                    link_chars = link_words = 0
+                spans = []
+                tag_count = brs = 0
+                block_owners.pop()
                 if role & _HEADING:
-                    b.heading -= 1
-                ends[item] = len(blocks)
+                    headings -= 1
+                ends[node] = len(blocks)
             else:
-                ends[item] = len(blocks) + b.has_text
+                ends[node] = len(blocks) + has_text
+            parent = parents[node]
+            depth -= 1
+            inherited = open_inherited[-1] if open_inherited else 0
             continue
-        node, parent, depth, inherited = item
         tag = node.tag
         if tag == "-text":
             text = node.text_content
             if text and parent >= 0:
-                if text.isspace():  # white space before a block's first text is not kept
-                    if b.has_text or inherited & _PRE:
-                        spans.append(Span(text, parent))
-                else:
-                    b.text(text, parent, inherited)
+                if not text.isspace():
+                    spans.append(new_span(Span, (text, parent)))
+                    has_text, brs = True, 0
+                    if inherited & _PRE:
+                        pre = True
+                    if inherited & _ANCHOR:
+                        words = text.split()
+                        link_chars += len(" ".join(words))
+                        link_words += len(words)
+                elif has_text or inherited & _PRE:  # white space before a block's first text is not kept
+                    spans.append(new_span(Span, (text, parent)))
             continue
         if not tag or tag[0] in "-_#!":
             continue
         role = roles.get(tag, 0)
-        if role & _BLOCK:
-            if b.has_text:
-                b.flush()
-            else:  # what flush() resets when there is no text to make a block of
-                spans.clear()
-                b.tag_count = b.brs = 0
+        if role & _BLOCK:  # a block-level element ends the current block
+            if has_text:
+                b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count),
+                            block_owners[-1], headings > 0)
+                has_text = pre = False
+                link_chars = link_words = 0
+            spans = []
+            tag_count = brs = 0
         index = len(tags)
         attrs = node.attributes if attributes or tag in _ATTRIBUTES_ALWAYS else NO_ATTRIBUTES
         tags.append(tag)
@@ -354,34 +351,42 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
             _collect_head_facts(b, node, tag, attrs)
             b.skipped.add(index)
             continue
-        if tag == "br":
+        if tag == "br":  # a second <br> in a row ends the block
             ends.append(count)
-            b.line_break(index)
+            if not brs:
+                spans.append(new_span(Span, ("\n", index)))
+                brs = 1
+                continue
+            if has_text:
+                b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count),
+                            block_owners[-1], headings > 0)
+                has_text = pre = False
+                link_chars = link_words = 0
+            spans = []
+            tag_count, brs = 0, 1
             continue
-        b.tag_count += 1
+        tag_count += 1
         child = node.last_child
         if role:
-            ends.append(count)
-            _enter_role(b, role, index)
+            if role & _BLOCK:
+                block_owners.append(index)
+            if role & _HEADING:
+                headings += 1
             inherited |= role & _INHERITED
-            push(index)
         elif child is None:
-            ends.append(count + b.has_text)
+            ends.append(count + has_text)
             continue
-        else:
-            ends.append(count)
-            push(index)
+        ends.append(count)
+        push(index)
+        open_roles.append(role)
+        open_inherited.append(inherited)
+        parent = index
         depth += 1
         while child is not None:
-            push((child, index, depth, inherited))
+            push(child)
             child = child.prev
-
-
-def _enter_role(b: _Builder, role: int, index: int) -> None:
-    if role & _BLOCK:
-        b.block_stack.append(index)
-    if role & _HEADING:
-        b.heading += 1
+    if has_text:
+        b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count), block_owners[-1], headings > 0)
 
 
 def _is_json_ld(attrs: dict) -> bool:
@@ -425,7 +430,6 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     tree = parse(html, limits)
     builder = _Builder()
     _walk(tree.root, builder, attributes)
-    builder.flush()
     elements = builder.table()
     lang = ""
     if len(elements) and elements.tags[0] == "html":

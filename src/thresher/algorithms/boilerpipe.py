@@ -262,13 +262,23 @@ def anchor_words(doc: Document, block, words: int) -> int:
 
 
 def block_features(doc: Document, width: int = 80) -> tuple[Features, ...]:
-    """The shallow features of every block, in block order."""
+    """The shallow features of every block, in block order.
+
+    A block that fits on one line needs no wrapping: its words are its
+    tokens (``Block.word_count``) less the tokens without a letter or digit.
+    """
     depths = doc.elements.depths
+    non_words, new = _NON_WORD_TOKEN.findall, tuple.__new__
     out = []
     for block in doc.blocks:
-        words, wrapped_words, lines = wrap_counts(block.text, width)
-        anchor = anchor_words(doc, block, words)
-        out.append(Features(words, anchor, wrapped_words, lines, depths[block.element]))
+        text = block.text
+        if len(text) > width:
+            words, wrapped_words, lines = wrap_counts(text, width)
+        else:
+            words = wrapped_words = block.word_count - len(non_words(text)) if block.word_count else 0
+            lines = 1
+        anchor = anchor_words(doc, block, words) if block.link_word_count else 0
+        out.append(new(Features, (words, anchor, wrapped_words, lines, depths[block.element])))
     return tuple(out)
 
 
@@ -390,9 +400,16 @@ def _end_cue_pattern(prefixes: tuple[str, ...], contains: tuple[str, ...], count
 
 def is_end_cue(text: str, words: int, p: ArticleParams) -> bool:
     """Does this block announce the end of the article (comments, copyright, related links)?"""
-    if words >= p.end_cue_max_words:
+    return _is_end_cue(text, words, p.end_cue_max_words, _end_cue(p))
+
+
+def _end_cue(p: ArticleParams) -> re.Pattern:
+    return _end_cue_pattern(p.end_cue_prefixes, p.end_cue_contains, p.end_cue_counted)
+
+
+def _is_end_cue(text: str, words: int, max_words: int, pattern: re.Pattern) -> bool:
+    if words >= max_words:
         return False
-    pattern = _end_cue_pattern(p.end_cue_prefixes, p.end_cue_contains, p.end_cue_counted)
     low = text.lower()
     if "\n" in low or "  " in low:  # preformatted text
         low = " ".join(low.split())
@@ -404,13 +421,14 @@ def block_labels(doc: Document, features: Sequence[Features], p: ArticleParams) 
                               min_part_words=p.title_part_words)
     shortest = min((len(t) for t in titles), default=0)
     longest = max((len(t) for t in titles), default=-1)
+    end_cue, max_words = _end_cue(p), p.end_cue_max_words
     labels = []
     for block, f in zip(doc.blocks, features):
         label = 0
         # normalising trims at most a few characters of punctuation and spaces
         if shortest <= block.char_count <= longest + 8 and normalize_title(block.text) in titles:
             label |= TITLE
-        if is_end_cue(block.text, f.words, p):
+        if _is_end_cue(block.text, f.words, max_words, end_cue):
             label |= END_CUE
         if block.is_heading:
             label |= HEADING
@@ -441,7 +459,12 @@ class Segment(NamedTuple):
         return bool(self.labels & label)
 
     def decided(self, content: bool, why: str, label: int = 0) -> "Segment":
-        return self._replace(content=content, why=why, labels=self.labels | label)
+        return _new_segment(self.blocks, self.features, self.labels | label, content, why)
+
+
+def _new_segment(blocks: tuple[int, ...], features: Features, labels: int, content: bool, why: str) -> Segment:
+    """``Segment(...)`` without the keyword handling: segments are made per block and per step."""
+    return tuple.__new__(Segment, (blocks, features, labels, content, why))
 
 
 def merge_features(a: Features, b: Features) -> Features:
@@ -587,7 +610,7 @@ def article_segments(doc: Document, p: ArticleParams) -> ArticleRun:
     decisions = classify(features, CLASSIFIERS[p.classifier], _rule_params(p))
     labels = block_labels(doc, features, p)
     segments: tuple[Segment, ...] = tuple(
-        Segment((i,), f, label, content, "classifier") for i, (f, label, (content, _)) in
+        _new_segment((i,), f, label, content, "classifier") for i, (f, label, (content, _)) in
         enumerate(zip(features, labels, decisions)))
     segments = cut_after_end_cue(segments, p)
     segments = drop_trailing_headings(segments)
