@@ -31,7 +31,7 @@ import numpy as np
 from .blocks import Document
 
 WORD = re.compile(r"\w+")
-_SPLIT_TOKENS = re.compile(r"[^a-z0-9]+")
+_TOKEN = re.compile(r"[a-z0-9]+")
 _PUNCT = re.compile(r"[.,;:!?]")
 _SENTENCE_END_IN_TEXT = re.compile(r"[.!?](?:\s|\x00|$)")
 _DATE_LIKE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b")
@@ -169,7 +169,9 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
         "link_word_share": np.minimum(1.0, np.fromiter((b.link_word_count for b in blocks), np.float64,
                                                         count=len(blocks)) / n_words),
         "stopword_density": stops / n_words,
-        "text_density": np.fromiter((text_density(t) for t in texts), np.float64, count=len(texts)),
+        # one line needs no wrapping: its density is its word count
+        "text_density": np.fromiter((text_density(b.text) if b.char_count > 80 else b.word_count
+                                     for b in blocks), np.float64, count=len(blocks)),
         "punct_density": punct / safe_chars,
         "sentence_ends": np.log1p(_matches_per_text(_SENTENCE_END_IN_TEXT, joined, starts)),
         "digit_ratio": digits / safe_chars,
@@ -190,7 +192,7 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
 
 def split_tokens(raw: str | None) -> list[str]:
     """Lower-cased tokens of an id or class value, split on every non-alphanumeric character."""
-    return [t for t in _SPLIT_TOKENS.split(raw.lower()) if t] if raw else []
+    return _TOKEN.findall(raw.lower()) if raw else []
 
 
 @dataclass(frozen=True)
@@ -422,12 +424,12 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
     cols: dict[str, list[float]] = {k: [v] * n for k, v in page.items()}
     title_overlap, structured_overlap = [], []
     longest = max((b.char_count for b in doc.blocks), default=1) or 1
-    for block in doc.blocks:
+    for block in doc.blocks if title_tokens or structured else ():
         toks = set(WORD.findall(block.text.lower()))
         title_overlap.append(len(toks & title_tokens) / len(toks) if toks and title_tokens else 0.0)
         structured_overlap.append(len(toks & structured) / len(toks) if toks and structured else 0.0)
-    cols["title_overlap"] = title_overlap
-    cols["structured_overlap"] = structured_overlap
+    cols["title_overlap"] = title_overlap or [0.0] * n
+    cols["structured_overlap"] = structured_overlap or [0.0] * n
     # Scale-free on purpose: no absolute or relative position, no share of the page's text, no
     # page size. Those make a very long article look like a footer (tiny share, near the end)
     # or like a huge link farm (the page's block and character counts).

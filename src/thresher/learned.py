@@ -71,11 +71,24 @@ def stage1_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Column
 
 # ------------------------------------------------------------------ stage 2
 
-def _window(values: np.ndarray, radius: int, reducer) -> np.ndarray:
-    n = len(values)
-    padded = np.pad(values, radius, mode="constant", constant_values=np.nan)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * radius + 1)
-    return reducer(windows, axis=1) if n else values
+def _windows(values: np.ndarray, radius: int, fill: float) -> np.ndarray:
+    """Row i: values[i - radius : i + radius + 1], positions past the edges holding ``fill``."""
+    if not len(values):
+        return np.zeros((0, 2 * radius + 1))
+    padded = np.pad(values, radius, mode="constant", constant_values=fill)
+    return np.lib.stride_tricks.sliding_window_view(padded, 2 * radius + 1)
+
+
+def window_max(values: np.ndarray, radius: int) -> np.ndarray:
+    """Largest value within ``radius`` positions (the edges see only the blocks that exist)."""
+    return _windows(values, radius, -np.inf).max(axis=1)
+
+
+def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
+    """Mean over the blocks within ``radius`` positions (the edges average fewer blocks)."""
+    i = np.arange(len(values))
+    counts = np.minimum(len(values) - 1, i + radius) - np.maximum(0, i - radius) + 1
+    return _windows(values, radius, 0.0).sum(axis=1) / counts
 
 
 def context_features(doc: Document, p: np.ndarray) -> F.Columns:
@@ -86,8 +99,8 @@ def context_features(doc: Document, p: np.ndarray) -> F.Columns:
     for offset in (-3, -2, -1, 1, 2, 3):
         cols[f"p@{offset:+d}"] = F.shift(p, offset)
     for radius in (2, 5, 10):
-        cols[f"p_max_{radius}"] = _window(p, radius, np.nanmax)
-        cols[f"p_mean_{radius}"] = _window(p, radius, np.nanmean)
+        cols[f"p_max_{radius}"] = window_max(p, radius)
+        cols[f"p_mean_{radius}"] = window_mean(p, radius)
     cum_pc = np.concatenate([[0.0], np.cumsum(p * chars)])
     cum_c = np.concatenate([[0.0], np.cumsum(chars)])
     els = doc.elements

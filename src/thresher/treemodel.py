@@ -48,6 +48,19 @@ class CompleteTrees(NamedTuple):
     threshold: np.ndarray  # (trees, 2**levels - 1)
     value: np.ndarray  # (trees, 2**levels)
 
+    @property
+    def flat_feature(self) -> np.ndarray:
+        return self.feature.ravel()
+
+    @property
+    def tree_number(self) -> np.ndarray:
+        return np.arange(self.feature.shape[0], dtype=np.int32)[None, :]
+
+    @property
+    def tree_offset(self) -> np.ndarray:
+        """Index of each tree's root in the flattened (trees, 2**levels - 1) arrays, as a row."""
+        return self.tree_number * self.feature.shape[1]
+
 
 @dataclass(frozen=True)
 class TreeEnsemble:
@@ -82,7 +95,7 @@ class TreeEnsemble:
             return None
         inner = 2 ** levels - 1
         n_trees = len(self.roots)
-        feature = np.zeros((n_trees, inner), np.int64)
+        feature = np.zeros((n_trees, inner), np.int32)
         threshold = np.full((n_trees, inner), np.inf)
         value = np.zeros((n_trees, inner + 1))
         for t, root in enumerate(self.roots.tolist()):
@@ -100,19 +113,36 @@ class TreeEnsemble:
         return CompleteTrees(levels, feature, threshold, value)
 
     def _complete_margin(self, c: CompleteTrees, x: np.ndarray) -> np.ndarray:
+        """Each (row, tree) keeps its absolute node index ``t * inner + h``; a level
+        moves it to ``t * inner + 2h + 1 + go_right``. The gathers write into
+        buffers allocated once (``mode="clip"``: ``take`` would otherwise copy
+        through a temporary; every index is in range by construction)."""
         n, width = x.shape
         n_trees, inner = c.feature.shape
         flat_x = np.ascontiguousarray(x, dtype=np.float64).ravel()
-        feature, threshold = c.feature.ravel(), c.threshold.ravel()
-        tree_offset = np.arange(n_trees, dtype=np.int64) * inner
-        row_offset = np.arange(n, dtype=np.int64)[:, None] * width
-        heap = np.zeros((n, n_trees), np.int64)
+        feature, threshold = c.flat_feature, c.threshold.ravel()
+        tree_offset = c.tree_offset
+        index_type = np.int32 if n * width < 2 ** 31 else np.int64
+        row_offset = (np.arange(n, dtype=index_type) * width)[:, None]
+        node = np.empty((n, n_trees), index_type)
+        node[:] = tree_offset
+        index = np.empty_like(node)
+        x_value, cut = np.empty((n, n_trees)), np.empty((n, n_trees))
+        go_right = np.empty((n, n_trees), bool)
         for _ in range(c.levels):
-            node = heap + tree_offset
-            go_right = flat_x[row_offset + feature[node]] > threshold[node]
-            heap = 2 * heap + 1 + go_right
-        leaf = heap - inner + np.arange(n_trees, dtype=np.int64) * (inner + 1)
-        return c.value.ravel()[leaf].sum(axis=1) + self.base
+            np.take(feature, node, out=index, mode="clip")
+            index += row_offset
+            np.take(flat_x, index, out=x_value, mode="clip")
+            np.take(threshold, node, out=cut, mode="clip")
+            np.greater(x_value, cut, out=go_right)
+            node *= 2
+            node -= tree_offset
+            node += 1
+            node += go_right
+        # leaf position in ``value`` (trees, inner + 1): t * (inner + 1) + h - inner = node + t - inner
+        node += c.tree_number
+        node -= inner
+        return c.value.ravel()[node].sum(axis=1) + self.base
 
     def _path_margin(self, x: np.ndarray) -> np.ndarray:
         """All (row, tree) paths walked at once, level by level; a path leaves
