@@ -336,3 +336,49 @@ def test_page_features_are_deterministic():
     a, b = learned.page_features(doc, "en"), learned.page_features(doc, "en")
     assert a.base.names == b.base.names
     assert np.array_equal(a.base.values, b.base.values)
+
+
+# ------------------------------------------------------------------ unspaced scripts
+
+ZH_STOP = frozenset({"的", "了", "是", "在", "我们"})
+ZH_PROSE = "我们在公园里散步的时候看到了很多美丽的花朵和树木，这是一个非常愉快的下午。" * 3
+
+
+def test_unspaced_text_counts_characters_as_words_and_wide_text():
+    doc = page(f"<p>{ZH_PROSE}</p><p>ok</p>")
+    cols = shallow(doc, ZH_STOP)
+    i = block_index(doc, ZH_PROSE)
+    chars = len(ZH_PROSE)
+    unspaced = chars - ZH_PROSE.count("，") - ZH_PROSE.count("。")
+    words = 1 + unspaced / F.UNSPACED_CHARS_PER_WORD  # one whitespace token
+    assert cols.column("log_words")[i] == pytest.approx(math.log1p(words), rel=1e-6)
+    wide = chars + unspaced * (F.SPACED_CHARS_PER_WORD / F.UNSPACED_CHARS_PER_WORD - 1)
+    assert cols.column("log_chars")[i] == pytest.approx(math.log1p(wide), rel=1e-6)
+    # as dense as spaced prose: words per 80-character line of its wide text
+    assert cols.column("text_density")[i] == pytest.approx(words / (wide / 80), rel=1e-6)
+    assert 10 < cols.column("text_density")[i] < 20
+    # one-character stop words are counted inside the unbroken text ("我们" is not one character)
+    stops = sum(ZH_PROSE.count(c) for c in "的了是在")
+    assert cols.column("stopword_density")[i] == pytest.approx(stops / words, rel=1e-6)
+    assert cols.column("sentence_ends")[i] == pytest.approx(math.log1p(3))
+    assert cols.column("punct_density")[i] == pytest.approx(6 / chars, rel=1e-6)
+    assert cols.column("ends_with_punct")[i] == 1.0
+
+
+def test_spaced_text_features_do_not_change_with_unspaced_support():
+    text = "The quick brown fox jumps over the lazy dog on a sunny afternoon in the park."
+    cols = shallow(page(f"<p>{text}</p>"))
+    assert cols.column("log_words")[0] == pytest.approx(math.log1p(len(text.split())))
+    assert cols.column("log_chars")[0] == pytest.approx(math.log1p(len(text)))
+    assert cols.column("text_density")[0] == F.text_density(text)
+    assert cols.column("stopword_density")[0] == pytest.approx(5 / len(text.split()))  # the x3, on, a
+
+
+def test_link_words_of_an_unspaced_link_list_stay_all_link():
+    doc = page('<ul><li><a href="/a">新闻</a></li><li><a href="/b">体育新闻</a></li></ul>')
+    assert list(shallow(doc, ZH_STOP).column("link_word_share")) == pytest.approx([1.0, 1.0])
+
+
+def test_unspaced_stopwords_are_the_one_character_ones_of_unspaced_scripts():
+    assert F.unspaced_stopwords(frozenset({"的", "了", "我们", "a", "é"})) == "了的"
+    assert F.unspaced_stopwords(frozenset({"the", "a"})) == ""

@@ -221,3 +221,18 @@ def test_cetr_cluster_is_the_cetr_algorithms_block_decision():
     assert column.values[:, 0].astype(bool).tolist() == list(decided)
     assert column.values[[b.text for b in doc.blocks].index(prose), 0] == 1.0
     assert 0.0 in column.values  # the origin cluster is not empty
+
+
+@pytest.mark.parametrize("radius", [1, 2, 5, 10])
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 40])
+def test_window_max_and_mean_are_the_nan_padded_reductions(n, radius):
+    values = np.random.default_rng(n * 31 + radius).random(n)
+    padded = np.pad(values, radius, constant_values=np.nan)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * radius + 1)
+    assert np.array_equal(L.window_max(values, radius), np.nanmax(windows, axis=1))
+    assert np.allclose(L.window_mean(values, radius), np.nanmean(windows, axis=1), rtol=0, atol=1e-15)
+
+
+def test_windows_of_no_blocks_are_empty():
+    assert L.window_max(np.zeros(0), 3).shape == (0,)
+    assert L.window_mean(np.zeros(0), 3).shape == (0,)

@@ -48,10 +48,15 @@ def identify(text: str) -> str:
     return code
 
 
+def is_markup(text: str) -> bool:
+    """Text that reads as markup (escaped HTML in a ``<noscript>``, say): it has no language."""
+    return text.lstrip().startswith("<")
+
+
 def sample_text(texts, limit: int = _SAMPLE_CHARS) -> str:
     """The longest texts first, up to ``limit`` characters: prose identifies best."""
     out, size = [], 0
-    for text in sorted(texts, key=len, reverse=True):
+    for text in sorted((t for t in texts if not is_markup(t)), key=len, reverse=True):
         out.append(text)
         size += len(text)
         if size >= limit:

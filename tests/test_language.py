@@ -1,0 +1,43 @@
+"""Language identification over a page's blocks and the stop lists (thresher.language)."""
+from __future__ import annotations
+
+from thresher.blocks import build_document
+from thresher.language import is_markup, page_language, sample_text, stopwords
+
+EN = ("The committee met on Tuesday to discuss the budget for the coming year, and most of the "
+      "members agreed that the proposal should be sent back for another round of revisions.")
+DE = ("Der Ausschuss hat sich am Dienstag getroffen, um über den Haushalt für das kommende Jahr zu "
+      "beraten, und die meisten Mitglieder waren sich einig, dass der Vorschlag überarbeitet wird.")
+
+
+def test_sample_takes_the_longest_texts_first_up_to_the_limit():
+    assert sample_text(["a b", "long text here", "mid text"], limit=10) == "long text here"
+    assert sample_text(["ab", "abc", "abcd"], limit=6) == "abcd\nabc"
+
+
+def test_markup_parsed_as_text_is_left_out_of_the_sample():
+    markup = '<div style="position:absolute;"><img width=1 height=1 src="http://x.example/b?P=' + "x" * 300
+    assert is_markup(markup) and is_markup("  <img src=x>")
+    assert not is_markup("a < b, said the mathematician")
+    assert sample_text([markup, "short prose"]) == "short prose"
+
+
+def test_page_language_identifies_the_prose_not_the_noscript_markup():
+    # escaped markup in a <noscript> (a tracking pixel) is page text that reads as markup
+    pixel = '&lt;div style="position:absolute;"&gt;&lt;img width=1 height=1 alt="" src="http://b.example/b?P=' + "Zq3" * 200 + '"&gt;'
+    html = f'<html lang="fr"><body><noscript>{pixel}</noscript><p>{DE}</p></body></html>'
+    doc = build_document(html)
+    assert any(is_markup(b.text) for b in doc.blocks)
+    assert page_language(doc) == "de"
+
+
+def test_requested_language_wins_and_the_lang_attribute_is_the_fallback():
+    doc = build_document(f'<html lang="de-AT"><body><p>{EN}</p></body></html>')
+    assert page_language(doc) == "en"
+    assert page_language(doc, "FR-ca") == "fr"
+    assert page_language(build_document('<html lang="de-AT"><body><p>12 34</p></body></html>')) == "de"
+
+
+def test_stop_lists_by_language_code():
+    assert "the" in stopwords("en") and "der" in stopwords("de-AT")
+    assert stopwords("") == frozenset() and stopwords("xx") == frozenset()
