@@ -262,6 +262,10 @@ class _Pending(NamedTuple):
     tag_count: int
 
 
+# The counters of a block that has no text yet: has_text, pre, link_chars, link_words, tag_count, brs.
+_NEW_BLOCK = (False, False, 0, 0, 0, 0)
+
+
 def _walk(root, b: _Builder, attributes: bool = True) -> None:
     """One iterative pre/post-order walk over the DOM: no recursion, whatever the depth.
 
@@ -297,10 +301,7 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
                 if has_text:
                     b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count),
                                 block_owners[-1], headings > 0)
-                    has_text = pre = False
-                    link_chars = link_words = 0
-                spans = []
-                tag_count = brs = 0
+                spans, (has_text, pre, link_chars, link_words, tag_count, brs) = [], _NEW_BLOCK
                 block_owners.pop()
                 if role & _HEADING:
                     headings -= 1
@@ -334,10 +335,7 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
             if has_text:
                 b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count),
                             block_owners[-1], headings > 0)
-                has_text = pre = False
-                link_chars = link_words = 0
-            spans = []
-            tag_count = brs = 0
+            spans, (has_text, pre, link_chars, link_words, tag_count, brs) = [], _NEW_BLOCK
         index = len(tags)
         attrs = node.attributes if attributes or tag in _ATTRIBUTES_ALWAYS else NO_ATTRIBUTES
         tags.append(tag)
@@ -360,10 +358,8 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
             if has_text:
                 b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count),
                             block_owners[-1], headings > 0)
-                has_text = pre = False
-                link_chars = link_words = 0
-            spans = []
-            tag_count, brs = 0, 1
+            spans, (has_text, pre, link_chars, link_words, tag_count, brs) = [], _NEW_BLOCK
+            brs = 1
             continue
         tag_count += 1
         child = node.last_child

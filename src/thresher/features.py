@@ -24,6 +24,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 import numpy as np
@@ -162,6 +163,7 @@ UNSPACED_CHARS_PER_WORD = 1.7  # mean length of a Chinese word, in characters
 SPACED_CHARS_PER_WORD = 5.7  # an English word and its space
 
 
+@lru_cache(maxsize=64)
 def unspaced_stopwords(stoplist: frozenset[str]) -> str:
     """The one-character stop words of an unspaced script (Chinese 的, Japanese の ...), as a string."""
     return "".join(sorted(w for w in stoplist if len(w) == 1 and _is_unspaced(w)))

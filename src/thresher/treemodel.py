@@ -49,10 +49,6 @@ class CompleteTrees(NamedTuple):
     value: np.ndarray  # (trees, 2**levels)
 
     @property
-    def flat_feature(self) -> np.ndarray:
-        return self.feature.ravel()
-
-    @property
     def tree_number(self) -> np.ndarray:
         return np.arange(self.feature.shape[0], dtype=np.int32)[None, :]
 
@@ -120,7 +116,7 @@ class TreeEnsemble:
         n, width = x.shape
         n_trees, inner = c.feature.shape
         flat_x = np.ascontiguousarray(x, dtype=np.float64).ravel()
-        feature, threshold = c.flat_feature, c.threshold.ravel()
+        feature, threshold = c.feature.ravel(), c.threshold.ravel()
         tree_offset = c.tree_offset
         index_type = np.int32 if n * width < 2 ** 31 else np.int64
         row_offset = (np.arange(n, dtype=index_type) * width)[:, None]
