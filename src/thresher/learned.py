@@ -24,6 +24,8 @@ from .errors import ModelError
 from .language import stopwords
 from .treemodel import Model, load, probability
 
+# Kohlschütter's text and link density, as Dragnet names them, plus the block's word count: without
+# it, CV F1 on wcxb-dev is 0.798 against 0.797, but readability falls from 0.826 to 0.783.
 DRAGNET_NEIGHBOURS = ("log_words", "link_density", "text_density")
 
 
