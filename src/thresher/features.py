@@ -24,7 +24,6 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable
 
 import numpy as np
@@ -33,7 +32,7 @@ from .blocks import Document
 
 WORD = re.compile(r"\w+")
 _TOKEN = re.compile(r"[a-z0-9]+")
-_SENTENCE_END_IN_TEXT = re.compile(r"[.!?](?:\s|\x00|$)|[\u3002\uff01\uff1f]")
+_SENTENCE_END_IN_TEXT = re.compile(r"[.!?](?:\s|\x00|$)")
 _DATE_LIKE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b")
 
 # id/class cue words; matched against whole tokens after splitting on non-alphanumerics.
@@ -110,9 +109,8 @@ def text_density(text: str, width: int = 80) -> float:
     return words_in_lines / lines
 
 
-def _char_classes(texts: list[str]) -> tuple[np.ndarray, ...]:
-    """Per-text counts of (letters, upper-case letters, digits, punctuation, unspaced-script
-    characters), vectorised.
+def _char_classes(texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-text counts of (letters, upper-case letters, digits, punctuation), vectorised.
 
     Letters are ASCII letters plus every code point from U+00C0 up (a close
     approximation that costs one pass over a numpy array instead of a Python
@@ -120,7 +118,7 @@ def _char_classes(texts: list[str]) -> tuple[np.ndarray, ...]:
     """
     if not texts:
         empty = np.zeros(0, np.float64)
-        return empty, empty, empty, empty, empty
+        return empty, empty, empty, empty
     joined = "".join(texts)
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
     upper = (codes >= 65) & (codes <= 90)
@@ -128,14 +126,10 @@ def _char_classes(texts: list[str]) -> tuple[np.ndarray, ...]:
     letters = upper | lower | (codes >= 0xC0)
     digits = (codes >= 48) & (codes <= 57)
     punct = np.isin(codes, _PUNCT_CODES)
-    unspaced = np.zeros(len(codes), bool)
-    if (codes >= _UNSPACED_RANGES[0][0]).any():
-        for low, high in _UNSPACED_RANGES:
-            unspaced |= (codes >= low) & (codes <= high)
     starts = _starts(texts)
     def per_text(mask: np.ndarray) -> np.ndarray:
         return np.add.reduceat(mask.astype(np.float64), starts) if len(codes) else np.zeros(len(texts))
-    return per_text(letters), per_text(upper), per_text(digits), per_text(punct), per_text(unspaced)
+    return per_text(letters), per_text(upper), per_text(digits), per_text(punct)
 
 
 def _starts(texts: list[str]) -> np.ndarray:
@@ -150,36 +144,7 @@ def _matches_per_text(pattern: re.Pattern, joined: str, starts: np.ndarray) -> n
     return np.bincount(owners, minlength=len(starts)).astype(np.float64)
 
 
-# ASCII and CJK full-width sentence punctuation.
-_PUNCT_CODES = np.array([ord(c) for c in ".,;:!?\u3002\uff0c\u3001\uff01\uff1f\uff1b\uff1a"], np.uint32)
-_ENDS = ".!?:;\"'”)\u3002\uff01\uff1f\u300d\u300f\uff09"
-# Scripts written without spaces between words: Hiragana and Katakana, CJK ideographs
-# (extension A, unified, compatibility). Their characters count as words and as wide text, so
-# that a Chinese or Japanese paragraph gets the features of a spaced paragraph of the same
-# content: every training page is in a spaced script, and one token per unspaced sentence
-# made prose look like a navigation item.
-_UNSPACED_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
-UNSPACED_CHARS_PER_WORD = 1.7  # mean length of a Chinese word, in characters
-SPACED_CHARS_PER_WORD = 5.7  # an English word and its space
-
-
-@lru_cache(maxsize=64)
-def unspaced_stopwords(stoplist: frozenset[str]) -> str:
-    """The one-character stop words of an unspaced script (Chinese 的, Japanese の ...), as a string."""
-    return "".join(sorted(w for w in stoplist if len(w) == 1 and _is_unspaced(w)))
-
-
-def _is_unspaced(char: str) -> bool:
-    return any(low <= ord(char) <= high for low, high in _UNSPACED_RANGES)
-
-
-def _unspaced_stop_counts(texts: list[str], stoplist: frozenset[str], unspaced: np.ndarray) -> np.ndarray:
-    """One-character stop words in each text that holds unspaced-script characters."""
-    singles = unspaced_stopwords(stoplist) if unspaced.any() else ""
-    if not singles:
-        return np.zeros(len(texts))
-    pattern = re.compile("[" + re.escape(singles) + "]")
-    return np.array([len(pattern.findall(t)) if u else 0 for t, u in zip(texts, unspaced)], np.float64)
+_PUNCT_CODES = np.array([ord(c) for c in ".,;:!?"], np.uint32)
 
 
 def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
@@ -188,34 +153,30 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
     # joined with a separator so no match spans two blocks; offsets account for it
     joined = "\x00".join(texts)
     starts = _starts([t + "\x00" for t in texts])
-    letters, upper, digits, punct, unspaced = _char_classes(texts)
+    letters, upper, digits, punct = _char_classes(texts)
     chars = np.fromiter((b.char_count for b in blocks), np.float64, count=len(blocks))
-    tokens = np.fromiter((b.word_count for b in blocks), np.float64, count=len(blocks))
-    link_tokens = np.fromiter((b.link_word_count for b in blocks), np.float64, count=len(blocks))
-    # unspaced scripts: characters as words, each as wide as a spaced word's share of characters
-    words = tokens + unspaced / UNSPACED_CHARS_PER_WORD
-    wide_chars = chars + unspaced * (SPACED_CHARS_PER_WORD / UNSPACED_CHARS_PER_WORD - 1.0)
-    link_share = np.fromiter((b.link_density for b in blocks), np.float64, count=len(blocks))
-    link_words = link_tokens + unspaced * link_share / UNSPACED_CHARS_PER_WORD
+    words = np.fromiter((b.word_count for b in blocks), np.float64, count=len(blocks))
     n_words = np.maximum(1.0, words)
     safe_chars = np.maximum(1.0, chars)
     is_stop = stoplist.__contains__
     stops = np.fromiter((sum(map(is_stop, t.lower().split())) for t in texts), np.float64, count=len(texts))
-    stops += _unspaced_stop_counts(texts, stoplist, unspaced)
     tags = np.fromiter((b.tag_count for b in blocks), np.float64, count=len(blocks))
     cols = {
-        "log_chars": np.log1p(wide_chars),
+        "log_chars": np.log1p(chars),
         "log_words": np.log1p(words),
-        "link_density": link_share,
-        "link_word_share": np.minimum(1.0, link_words / n_words),
+        "link_density": np.fromiter((b.link_density for b in blocks), np.float64, count=len(blocks)),
+        "link_word_share": np.minimum(1.0, np.fromiter((b.link_word_count for b in blocks), np.float64,
+                                                        count=len(blocks)) / n_words),
         "stopword_density": stops / n_words,
-        "text_density": _text_densities(blocks, words, wide_chars, unspaced),
+        # one line needs no wrapping: its density is its word count
+        "text_density": np.fromiter((text_density(b.text) if b.char_count > 80 else b.word_count
+                                     for b in blocks), np.float64, count=len(blocks)),
         "punct_density": punct / safe_chars,
         "sentence_ends": np.log1p(_matches_per_text(_SENTENCE_END_IN_TEXT, joined, starts)),
         "digit_ratio": digits / safe_chars,
         "upper_ratio": upper / np.maximum(1.0, letters),
-        "avg_word_len": np.minimum(30.0, wide_chars / n_words),
-        "ends_with_punct": np.fromiter((t[-1:] in _ENDS for t in texts), np.float64, count=len(texts)),
+        "avg_word_len": np.minimum(30.0, chars / n_words),
+        "ends_with_punct": np.fromiter((t[-1:] in ".!?:;\"'”)" for t in texts), np.float64, count=len(texts)),
         "log_tags": np.log1p(tags),
         "tags_per_word": np.minimum(10.0, tags / n_words),
         "is_heading": np.fromiter((b.is_heading for b in blocks), np.float64, count=len(blocks)),
@@ -224,15 +185,6 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
         "starts_upper": np.fromiter((t[:1].isupper() for t in texts), np.float64, count=len(texts)),
     }
     return Columns.of(cols, len(blocks))
-
-
-def _text_densities(blocks, words: np.ndarray, wide_chars: np.ndarray, unspaced: np.ndarray) -> np.ndarray:
-    """Kohlschütter's text density per block. A block with unspaced-script text is
-    wrapped by width: its words over the 80-character lines its wide text fills."""
-    spaced = np.fromiter((text_density(b.text) if b.char_count > 80 else b.word_count
-                          for b in blocks), np.float64, count=len(blocks))
-    lines = np.maximum(1.0, wide_chars / 80.0)
-    return np.where(unspaced > 0, words / lines, spaced)
 
 
 # ------------------------------------------------------------------ tree context
