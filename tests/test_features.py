@@ -336,4 +336,3 @@ def test_page_features_are_deterministic():
     a, b = learned.page_features(doc, "en"), learned.page_features(doc, "en")
     assert a.base.names == b.base.names
     assert np.array_equal(a.base.values, b.base.values)
-
