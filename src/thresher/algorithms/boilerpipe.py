@@ -277,7 +277,7 @@ def block_features(doc: Document, width: int = 80) -> tuple[Features, ...]:
         else:
             words = wrapped_words = block.word_count - len(non_words(text)) if block.word_count else 0
             lines = 1
-        anchor = anchor_words(doc, block, words) if block.link_word_count else 0
+        anchor = anchor_words(doc, block, words)
         out.append(new(Features, (words, anchor, wrapped_words, lines, depths[block.element])))
     return tuple(out)
 
@@ -498,7 +498,7 @@ def fuse(segments: Sequence[Segment], distance: int, content_only: bool, same_le
         else:
             out.append(seg)
             members.append(list(seg.blocks))
-    return tuple(Segment(tuple(m), s.features, s.labels, s.content, s.why) for s, m in zip(out, members))
+    return tuple(_new_segment(tuple(m), s.features, s.labels, s.content, s.why) for s, m in zip(out, members))
 
 
 # ------------------------------------------------------------ pipeline steps
