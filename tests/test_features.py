@@ -240,6 +240,43 @@ def test_features_of_a_paragraph_do_not_depend_on_page_length():
     assert a.values[1, keep].tolist() == pytest.approx(b.values[150, keep].tolist())
 
 
+def test_main_heading_is_the_heading_matching_the_title():
+    doc = page("<h2>Menu</h2><p>intro</p><h1>Site name</h1><h2>Flood in the valley</h2><p>story</p>",
+               "<title>Flood in the valley | Site name</title>")
+    assert F.main_heading(doc) == block_index(doc, "Flood in the valley")
+
+
+def test_main_heading_falls_back_to_the_first_h1_then_to_none():
+    untitled = page("<h2>Menu</h2><h1>First</h1><h1>Second</h1><p>text</p>")
+    assert F.main_heading(untitled) == block_index(untitled, "First")
+    assert F.main_heading(page("<h2>Menu</h2><p>text</p>", "<title>Nothing alike</title>")) == -1
+
+
+def test_page_structure_marks_repeats_and_the_side_of_the_main_heading():
+    doc = page("<p>Add to cart</p><h1>The story</h1><p>Add to cart</p><p>one</p><p>Add to cart</p>"
+               + "<p>two</p>" * 4, "<title>The story</title>")
+    cols = F.page_structure(doc)
+    repeats = cols.column("text_repeats")
+    assert repeats[block_index(doc, "The story")] == 0.0
+    assert repeats[block_index(doc, "one")] == 0.0
+    assert repeats[0] == pytest.approx(math.log1p(2)) and repeats[-1] == pytest.approx(math.log1p(3))
+    side = cols.column("main_heading_side")
+    assert side.tolist() == [-1.0, 0.0] + [1.0] * 7
+    assert cols.column("has_main_heading").tolist() == [1.0] * len(doc.blocks)
+
+
+def test_repeated_paragraphs_are_not_counted_as_repeats():
+    para = "A whole paragraph of prose, " + "long enough to be far more than a label or a button " * 2
+    doc = page(f"<p>{para}</p><p>Share</p><p>{para}</p><p>Share</p>")
+    assert F.page_structure(doc).column("text_repeats").tolist() == pytest.approx([0, math.log1p(1)] * 2)
+
+
+def test_page_structure_without_a_main_heading_is_neutral():
+    doc = page("<p>alpha</p><p>beta</p>")
+    cols = F.page_structure(doc)
+    assert cols.values.tolist() == [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+
+
 # ------------------------------------------------------------------ neighbours
 
 def test_neighbours_shift_values_and_zero_the_edges():

@@ -236,3 +236,27 @@ def test_window_max_and_mean_are_the_nan_padded_reductions(n, radius):
 def test_windows_of_no_blocks_are_empty():
     assert L.window_max(np.zeros(0), 3).shape == (0,)
     assert L.window_mean(np.zeros(0), 3).shape == (0,)
+
+
+@pytest.mark.parametrize("weights,span", [
+    ([], (-1, -1)), ([-1.0, -2.0], (-1, -1)), ([0.0, 0.0], (-1, -1)),
+    ([1.0, -5.0, 3.0, -1.0, 2.0, -9.0, 1.0], (2, 4)),  # 3 - 1 + 2 = 4 beats every other stretch
+    ([2.0, -1.0, 2.0], (0, 2)), ([5.0, -6.0, 4.0], (0, 0)),
+])
+def test_best_run_is_the_largest_positive_stretch(weights, span):
+    assert L.best_run(weights) == span
+
+
+def test_run_columns_place_blocks_against_the_main_run():
+    p = np.array([0.9, 0.1, 0.9, 0.9, 0.8, 0.1, 0.1, 0.7])
+    chars = np.array([10.0, 100, 100, 100, 100, 50, 50, 10])
+    cols = L.run_columns(p, chars)  # the run is blocks 2-4: the menu (0) and the teaser (7) lie outside
+    assert cols["run_member"].tolist() == [0, 0, 1, 1, 1, 0, 0, 0]
+    assert cols["run_distance"].tolist() == pytest.approx(
+        [-np.log1p(2), -np.log1p(1), 0, 0, 0, np.log1p(1), np.log1p(2), np.log1p(3)])
+    assert cols["run_share"].tolist() == pytest.approx([300 / 520] * 8)
+
+
+def test_run_columns_without_a_confident_block_are_zero():
+    cols = L.run_columns(np.array([0.2, 0.4]), np.array([10.0, 10.0]))
+    assert all(v.tolist() == [0.0, 0.0] for v in cols.values())

@@ -18,6 +18,7 @@ import thresher  # noqa: E402
 from thresher import learned as L  # noqa: E402
 from thresher.blocks import build_document  # noqa: E402
 from thresher.errors import ThresherError  # noqa: E402
+from thresher.features import token_name  # noqa: E402
 from thresher.training import learned as T  # noqa: E402
 from thresher.training.align import align_document  # noqa: E402
 from thresher.treemodel import load  # noqa: E402
@@ -279,8 +280,25 @@ def test_training_twice_with_the_same_seed_is_byte_identical(pages, tmp_path):
             assert np.array_equal(value, mb[name].arrays()[key]), (name, key)
     for pa, pb in zip(predictions(paths[0]), predictions(paths[1])):
         assert pa.tobytes() == pb.tobytes()
-    assert meta_a["vocabulary"]  # min_token_domains=1: the vocabulary is not empty
     assert len(meta_a["vocabulary"]) <= SMALL.vocabulary_size
+
+
+@pytest.mark.parametrize("trainer,dragnet", [(T.train_flagship_models, False), (T.train_dragnet_models, True)])
+def test_pruned_models_keep_only_read_tokens_and_score_identically(pages, monkeypatch, trainer, dragnet):
+    with monkeypatch.context() as patch:
+        patch.setattr(T, "pruned", lambda trained: trained)
+        full = trainer(pages, SMALL)
+    small = T.pruned(full)
+    models = [m for m in (small.stage1, small.stage2) if m is not None]
+    read = frozenset().union(*(m.read_features() for m in models))
+    assert set(small.vocabulary) <= set(full.vocabulary)
+    assert all(token_name(t) in read for t in small.vocabulary)
+    assert len(small.stage1.feature_names) == len(full.stage1.feature_names) - (
+        len(full.vocabulary) - len(small.vocabulary))
+    for page in pages:
+        assert np.array_equal(T.predict(small, page.features, dragnet), T.predict(full, page.features, dragnet))
+    if dragnet:  # on these pages Dragnet's trees read some tokens and not others (the flagship reads none)
+        assert 0 < len(small.vocabulary) < len(full.vocabulary)
 
 
 def test_train_prepared_with_cv_saves_the_report(pages, tmp_path):

@@ -44,6 +44,33 @@ def test_margin_of_no_rows_and_of_no_trees():
     assert empty.margin(np.zeros((2, 3))).tolist() == [-1.5, -1.5]
 
 
+def test_read_features_are_the_split_features():
+    assert two_trees().read_features() == {"a", "b", "c"}
+    stump = T.TreeEnsemble(NAMES, np.array([2, -1, -1]), np.array([0.0, 0, 0]), np.array([1, 1, 2]),
+                           np.array([2, 1, 2]), np.array([0, -1.0, 1.0]), np.array([0]), depth=1)
+    assert stump.read_features() == {"c"}
+    narrow = stump.with_feature_names(("c",))
+    x = np.array([[9.0, 9.0, -0.5], [9.0, 9.0, 0.5]])
+    assert narrow.margin(x[:, [2]]).tolist() == stump.margin(x).tolist() == [-1.0, 1.0]
+
+
+def test_with_feature_names_scores_rows_laid_out_anew_identically():
+    model = two_trees()
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(50, 3)) * 2
+    layout = ("c", "unused", "a", "b")
+    wide = np.column_stack([x[:, 2], rng.normal(size=50), x[:, 0], x[:, 1]])
+    moved = model.with_feature_names(layout)
+    assert moved.feature_names == layout
+    assert moved.margin(wide).tolist() == model.margin(x).tolist()
+    assert model.feature_names == NAMES  # the original is untouched
+
+
+def test_with_feature_names_refuses_a_layout_without_a_read_feature():
+    with pytest.raises(ModelError, match="lacks features"):
+        two_trees().with_feature_names(("a", "b"))
+
+
 def linear(meta=None) -> T.LinearModel:
     return T.LinearModel(NAMES, np.array([1.0, 0.0, 2.0]), np.array([2.0, 1.0, 0.5]), np.array([1.0, -1.0, 0.5]),
                          base=0.5, meta=meta or {})

@@ -347,7 +347,12 @@ def token_columns(token_sets: list[set[str]], vocabulary: tuple[str, ...]) -> Co
             j = index.get(t)
             if j is not None:
                 matrix[i, j] = 1.0
-    return Columns(tuple(f"tok_{t}" for t in vocabulary), matrix)
+    return Columns(tuple(map(token_name, vocabulary)), matrix)
+
+
+def token_name(token: str) -> str:
+    """The feature name of an id/class token."""
+    return f"tok_{token}"
 
 
 # ------------------------------------------------------------------ CETR
@@ -434,6 +439,46 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
     # or like a huge link farm (the page's block and character counts).
     cols["relative_length"] = [b.char_count / longest for b in doc.blocks]
     return Columns.of(cols, n)
+
+
+def main_heading(doc: Document) -> int:
+    """The block of the page's main heading, or -1: the heading whose words best match the
+    title's (Jaccard), else the first ``<h1>`` block."""
+    title = set(WORD.findall(doc.title.lower()))
+    best, chosen = 0.0, -1
+    for block in doc.blocks if title else ():
+        if block.is_heading:
+            words = set(WORD.findall(block.text.lower()))
+            overlap = len(words & title) / len(words | title)
+            if overlap > best:
+                best, chosen = overlap, block.index
+    if chosen < 0:
+        chosen = next((b.index for b in doc.blocks if b.tag == "h1"), -1)
+    return chosen
+
+
+# Texts shorter than this many words are labels, buttons and menu entries when they repeat; a
+# repeated paragraph is a duplicate rendering and says nothing about boilerplate.
+SHORT_TEXT_WORDS = 20
+
+
+def page_structure(doc: Document) -> Columns:
+    """Repeated short texts and the side of the main heading a block lies on.
+
+    ``text_repeats``: other blocks with the same short text (menus, "Add to cart",
+    per-item labels repeat). ``main_heading_side``: -1 before the main heading, 1 after
+    it, 0 on it or when the page has none. The side only, never the distance: a
+    distance would make the end of a long article look like a footer.
+    """
+    n = len(doc.blocks)
+    texts = [b.text if b.word_count < SHORT_TEXT_WORDS else None for b in doc.blocks]
+    counts = Counter(texts)
+    counts[None] = 1
+    repeats = np.fromiter((counts[t] - 1 for t in texts), np.float64, count=n)
+    heading = main_heading(doc)
+    side = np.sign(np.arange(n) - heading) if heading >= 0 else np.zeros(n)
+    return Columns.of({"text_repeats": np.log1p(repeats), "main_heading_side": side,
+                       "has_main_heading": np.full(n, float(heading >= 0))}, n)
 
 
 # ------------------------------------------------------------------ neighbours

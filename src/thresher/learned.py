@@ -2,9 +2,10 @@
 
 Stage 1 scores every block from its own features. Stage 2 (the flagship only)
 re-scores each block from its features *and* the stage-1 scores around it in
-reading order and in the tree (the mean score of each ancestor's subtree),
-so that a forum's posts, a service page's sections or a product description
-rise or fall together. Both stages are tree ensembles evaluated by
+reading order and in the tree (the mean score of each ancestor's subtree), and
+from where it lies against the page's main run of confident content, so that a
+forum's posts, a service page's sections or a product description rise or fall
+together, and a related-articles list after an article falls with the rest. Both stages are tree ensembles evaluated by
 :mod:`thresher.treemodel`.
 """
 from __future__ import annotations
@@ -42,7 +43,7 @@ def page_features(doc: Document, language: str) -> PageFeatures:
     facts = F.tree_facts(doc)
     shallow = F.shallow_text(doc, stopwords(language))
     context = F.dom_context(doc, facts)
-    own = F.concat([shallow, context, F.cetr(doc), F.page_level(doc, shallow)])
+    own = F.concat([shallow, context, F.cetr(doc), F.page_level(doc, shallow), F.page_structure(doc)])
     base = F.concat([own, F.neighbours(own)])
     return PageFeatures(base, F.block_tokens(doc, facts), doc)
 
@@ -120,8 +121,40 @@ def context_features(doc: Document, p: np.ndarray) -> F.Columns:
     cols["p_page_max"] = np.full(n, float(p.max()) if n else 0.0)
     cols["p_page_kept_share"] = np.full(n, float(chars[p > 0.5].sum() / total))
     cols["p_rel_max"] = p / max(1e-6, float(p.max()) if n else 1.0)
+    cols.update(run_columns(p, chars))
     names = tuple(cols)
     return F.Columns(names, np.column_stack([cols[k] for k in names]).astype(np.float32))
+
+
+def best_run(weights: list[float]) -> tuple[int, int]:
+    """First and last index of the contiguous run with the largest positive sum ((-1, -1): none)."""
+    best, span = 0.0, (-1, -1)
+    total, start = 0.0, 0
+    for i, weight in enumerate(weights):
+        if total <= 0.0:
+            total, start = 0.0, i
+        total += weight
+        if total > best:
+            best, span = total, (start, i)
+    return span
+
+
+def run_columns(p: np.ndarray, chars: np.ndarray, level: float = 0.5) -> dict[str, np.ndarray]:
+    """Where each block lies against the page's main run: the stretch of reading order
+    whose text is most confidently content (largest sum of (p - level) x characters).
+
+    A related-articles list after an article, or a menu before it, lies outside the
+    run however content-like its own blocks look.
+    """
+    n = len(p)
+    first, last = best_run(((p - level) * chars).tolist())
+    if first < 0:
+        return {"run_member": np.zeros(n), "run_distance": np.zeros(n), "run_share": np.zeros(n)}
+    i = np.arange(n)
+    offset = np.where(i < first, i - first, np.where(i > last, i - last, 0))
+    share = float(chars[first:last + 1].sum()) / max(1.0, float(chars.sum()))
+    return {"run_member": (offset == 0).astype(np.float64),
+            "run_distance": np.sign(offset) * np.log1p(np.abs(offset)), "run_share": np.full(n, share)}
 
 
 def stage2_features(stage1: F.Columns, doc: Document, p: np.ndarray) -> F.Columns:

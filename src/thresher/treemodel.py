@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import zipfile
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
@@ -162,6 +162,20 @@ class TreeEnsemble:
             go_right = flat_x[row_offset[active] + feature] > self.threshold[current]
             node[active] = children[current, go_right.view(np.int8)]
         return self.value[node].reshape(n, n_trees).sum(axis=1) + self.base
+
+    def read_features(self) -> frozenset[str]:
+        """Names of the features some split reads (the others cannot change a score)."""
+        return frozenset(self.feature_names[i] for i in np.unique(self.feature[self.feature >= 0]).tolist())
+
+    def with_feature_names(self, names: tuple[str, ...]) -> "TreeEnsemble":
+        """The same ensemble reading rows laid out as ``names`` (which must hold every feature it reads)."""
+        position = {name: i for i, name in enumerate(names)}
+        missing = self.read_features() - position.keys()
+        if missing:
+            raise ModelError(f"the new layout lacks features the trees read: {sorted(missing)[:5]}")
+        remap = np.array([position.get(name, -1) for name in self.feature_names], np.int64)
+        feature = np.where(self.feature >= 0, remap[np.maximum(self.feature, 0)], -1)
+        return replace(self, feature_names=tuple(names), feature=feature)
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"feature": self.feature, "threshold": self.threshold, "left": self.left, "right": self.right,
