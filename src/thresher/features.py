@@ -462,6 +462,10 @@ def main_heading(doc: Document) -> int:
 SHORT_TEXT_WORDS = 20
 
 
+def is_short(block) -> bool:
+    return block.word_count < SHORT_TEXT_WORDS
+
+
 def page_structure(doc: Document) -> Columns:
     """Repeated short texts and the side of the main heading a block lies on.
 
@@ -471,10 +475,8 @@ def page_structure(doc: Document) -> Columns:
     distance would make the end of a long article look like a footer.
     """
     n = len(doc.blocks)
-    texts = [b.text if b.word_count < SHORT_TEXT_WORDS else None for b in doc.blocks]
-    counts = Counter(texts)
-    counts[None] = 1
-    repeats = np.fromiter((counts[t] - 1 for t in texts), np.float64, count=n)
+    counts = Counter(b.text for b in doc.blocks if is_short(b))
+    repeats = np.fromiter((counts[b.text] - 1 if is_short(b) else 0 for b in doc.blocks), np.float64, count=n)
     heading = main_heading(doc)
     side = np.sign(np.arange(n) - heading) if heading >= 0 else np.zeros(n)
     return Columns.of({"text_repeats": np.log1p(repeats), "main_heading_side": side,

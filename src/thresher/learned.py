@@ -5,8 +5,8 @@ re-scores each block from its features *and* the stage-1 scores around it in
 reading order and in the tree (the mean score of each ancestor's subtree), and
 from where it lies against the page's main run of confident content, so that a
 forum's posts, a service page's sections or a product description rise or fall
-together, and a related-articles list after an article falls with the rest. Both stages are tree ensembles evaluated by
-:mod:`thresher.treemodel`.
+together, and a related-articles list after an article falls with the rest.
+Both stages are tree ensembles evaluated by :mod:`thresher.treemodel`.
 """
 from __future__ import annotations
 

@@ -5,8 +5,9 @@ Two stages of gradient-boosted trees over several hundred block features
 cues, repeated texts and the main heading, neighbour windows, selected id/class
 tokens). Stage 2 sees the stage-1 scores of each block's neighbours and of its
 ancestors' subtrees, and where the block lies against the page's main run of
-confident content, which smooths the decision over reading order and over the tree. Trained on labelled pages by
-``thresher train``; the shipped model lives in ``thresher/models/thresher.npz``.
+confident content, which smooths the decision over reading order and over the
+tree. Trained on labelled pages by ``thresher train``; the shipped model lives
+in ``thresher/models/thresher.npz``.
 """
 from __future__ import annotations
 
