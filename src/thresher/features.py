@@ -410,13 +410,18 @@ def _types(doc: Document) -> set[str]:
     return found
 
 
+def word_set(text: str) -> set[str]:
+    """The distinct lower-cased words of ``text``."""
+    return set(WORD.findall(text.lower()))
+
+
 def page_level(doc: Document, shallow: Columns) -> Columns:
     n = len(doc.blocks)
     total_chars = sum(b.char_count for b in doc.blocks) or 1
     link_chars = sum(b.link_char_count for b in doc.blocks)
     types = _types(doc)
-    title_tokens = set(WORD.findall(doc.title.lower()))
-    structured = set(WORD.findall(structured_text(doc).lower()))
+    title_tokens = word_set(doc.title)
+    structured = word_set(structured_text(doc))
     page = {
         "page_link_share": link_chars / total_chars,
         "page_type_article": float(any(t in types for t in _ARTICLE_TYPES)),
@@ -429,7 +434,7 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
     title_overlap, structured_overlap = [], []
     longest = max((b.char_count for b in doc.blocks), default=1) or 1
     for block in doc.blocks if title_tokens or structured else ():
-        toks = set(WORD.findall(block.text.lower()))
+        toks = word_set(block.text)
         title_overlap.append(len(toks & title_tokens) / len(toks) if toks and title_tokens else 0.0)
         structured_overlap.append(len(toks & structured) / len(toks) if toks and structured else 0.0)
     cols["title_overlap"] = title_overlap or [0.0] * n
@@ -444,11 +449,11 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
 def main_heading(doc: Document) -> int:
     """The block of the page's main heading, or -1: the heading whose words best match the
     title's (Jaccard), else the first ``<h1>`` block."""
-    title = set(WORD.findall(doc.title.lower()))
+    title = word_set(doc.title)
     best, chosen = 0.0, -1
     for block in doc.blocks if title else ():
         if block.is_heading:
-            words = set(WORD.findall(block.text.lower()))
+            words = word_set(block.text)
             overlap = len(words & title) / len(words | title)
             if overlap > best:
                 best, chosen = overlap, block.index
