@@ -105,7 +105,32 @@ def test_stage_two_sees_the_stage_one_scores(tmp_path):
     all_texts = [b.text for b in doc.blocks]
     stage1_kept = [PARA1, PARA2, "Menu prose that is not a link at all"]
     assert kept_texts(model, params=flagship.Params(smoothing=False)) == stage1_kept
-    assert kept_texts(model) == [t for t in all_texts if t not in stage1_kept]
+    unguarded = flagship.Params(confident=1.1)
+    assert kept_texts(model, params=unguarded) == [t for t in all_texts if t not in stage1_kept]
+    # by default the blocks stage 1 is confident about, here the main run, survive stage 2
+    assert kept_texts(model) == all_texts
+    result = thresher.extract_result(PAGE, model=model, language="en")
+    guarded = [b.text for b, why in zip(result.blocks, result.classification.reasons)
+               if "confident in the main run" in why]
+    assert guarded == stage1_kept
+
+
+@pytest.mark.parametrize("own,expected", [
+    # the run is blocks 2-4 (weights 2, -20, 45, 2, 30, -20, 2); block 3 is in it but not
+    # confident, and the confident blocks 0 and 6 lie outside it
+    ([0.9, 0.1, 0.95, 0.6, 0.8, 0.1, 0.9], [0.1, 0.1, 0.95, 0.1, 0.8, 0.1, 0.1]),
+    ([0.1, 0.2, 0.3, 0.2, 0.1, 0.4, 0.1], [0.1] * 7),  # no main run: stage 2 stands
+])
+def test_guard_keeps_confident_blocks_of_the_main_run(own, expected):
+    chars = np.array([5.0, 50.0, 100.0, 20.0, 100.0, 50.0, 5.0])
+    final = np.full(7, 0.1)
+    assert L.guard_confident(np.array(own), final, chars, 0.7).tolist() == pytest.approx(expected)
+    assert L.guard_confident(np.array(own), final, chars, 1.1).tolist() == pytest.approx([0.1] * 7)
+
+
+def test_main_run_is_the_best_run_of_confident_text():
+    assert L.main_run(np.array([0.9, 0.1, 0.9, 0.9]), np.array([10.0, 100.0, 50.0, 50.0])) == (2, 3)
+    assert L.main_run(np.array([0.2, 0.4]), np.array([10.0, 10.0])) == (-1, -1)
 
 
 def test_dragnet_uses_the_model_vocabulary(tmp_path):

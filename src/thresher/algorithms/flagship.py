@@ -6,12 +6,14 @@ cues, repeated texts and the main heading, neighbour windows, selected id/class
 tokens). Stage 2 sees the stage-1 scores of each block's neighbours and of its
 ancestors' subtrees, and where the block lies against the page's main run of
 confident content, which smooths the decision over reading order and over the
-tree. Trained on labelled pages by ``thresher train``; the shipped model lives
-in ``thresher/models/thresher.npz``.
+tree; a block of that run which stage 1 is confident about keeps its own score
+(:func:`thresher.learned.guard_confident`). Trained on labelled pages by
+``thresher train``; the shipped model lives in ``thresher/models/thresher.npz``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,6 +28,9 @@ MODEL_FILE = "thresher.npz"
 class Params:
     """threshold: content probability at which a block is kept (None: the model's own).
     smoothing: use stage 2 (context over neighbours and ancestors); False keeps stage 1 only.
+    confident: a block of the page's main run whose stage-1 probability reaches this keeps
+        at least that probability after stage 2 (see :func:`thresher.learned.guard_confident`);
+        above 1 turns the guard off.
     never_empty: when no block reaches the threshold, keep the blocks scoring at least
         ``fallback_ratio`` of the best score instead of returning nothing (a page with text
         always has a best guess, and an empty answer scores zero for every reader).
@@ -33,19 +38,31 @@ class Params:
 
     threshold: float | None = None
     smoothing: bool = True
+    confident: float = 0.7
     never_empty: bool = True
     fallback_ratio: float = 0.5
 
 
-def scores(doc: Document, context: Context, smoothing: bool = True):
-    """(stage-1 probabilities, final probabilities, loaded model) for every block."""
+class Scores(NamedTuple):
+    """Per-block probabilities of one page: stage 1's (``own``), stage 2's (``context``;
+    stage 1's again without smoothing) and the ``final`` ones after the main-run guard."""
+
+    own: np.ndarray
+    context: np.ndarray
+    final: np.ndarray
+    model: L.LearnedModel
+
+
+def scores(doc: Document, context: Context, smoothing: bool = True,
+           confident: float = Params.confident) -> Scores:
     model = L.load_learned(context.model or L.shipped_model_path(MODEL_FILE))
     page = L.page_features(doc, context.language)
     s1 = L.stage1_features(page, model.vocabulary)
     p1 = L.score_stage(model.stage("stage1"), s1)
     if not smoothing or "stage2" not in model.models:
-        return p1, p1, model
-    return p1, L.score_stage(model.stage("stage2"), L.stage2_features(s1, doc, p1)), model
+        return Scores(p1, p1, p1, model)
+    p2 = L.score_stage(model.stage("stage2"), L.stage2_features(s1, doc, p1))
+    return Scores(p1, p2, L.guard_confident(p1, p2, L.block_chars(doc), confident), model)
 
 
 def nothing_kept(keep: np.ndarray) -> bool:
@@ -61,12 +78,18 @@ def decide(p: np.ndarray, threshold: float, params: Params) -> tuple[np.ndarray,
     return keep, threshold
 
 
+def reason(own: float, in_context: float, final: float, threshold: float) -> str:
+    guarded = ", confident in the main run" if final > in_context else ""
+    return f"p={final:.2f} (own {own:.2f}{guarded}, threshold {threshold:.2f})"
+
+
 def run(doc: Document, params: Params, context: Context) -> Classification:
-    p1, p, model = scores(doc, context, params.smoothing)
-    keep, threshold = decide(p, model.threshold if params.threshold is None else params.threshold, params)
-    reasons = ([f"p={final:.2f} (own {own:.2f}, threshold {threshold:.2f})" for own, final in zip(p1, p)]
+    p = scores(doc, context, params.smoothing, params.confident)
+    threshold = p.model.threshold if params.threshold is None else params.threshold
+    keep, threshold = decide(p.final, threshold, params)
+    reasons = ([reason(*row, threshold) for row in zip(p.own.tolist(), p.context.tolist(), p.final.tolist())]
                if context.explain else ())
-    return Classification.from_labels(keep, reasons, p)
+    return Classification.from_labels(keep, reasons, p.final)
 
 
 ALGORITHM = Algorithm(
