@@ -115,22 +115,15 @@ def test_stage_two_sees_the_stage_one_scores(tmp_path):
     assert guarded == stage1_kept
 
 
-@pytest.mark.parametrize("own,expected", [
-    # the run is blocks 2-4 (weights 2, -20, 45, 2, 30, -20, 2); block 3 is in it but not
-    # confident, and the confident blocks 0 and 6 lie outside it
-    ([0.9, 0.1, 0.95, 0.6, 0.8, 0.1, 0.9], [0.1, 0.1, 0.95, 0.1, 0.8, 0.1, 0.1]),
-    ([0.1, 0.2, 0.3, 0.2, 0.1, 0.4, 0.1], [0.1] * 7),  # no main run: stage 2 stands
-])
-def test_guard_keeps_confident_blocks_of_the_main_run(own, expected):
-    chars = np.array([5.0, 50.0, 100.0, 20.0, 100.0, 50.0, 5.0])
+def test_guard_keeps_confident_blocks_of_the_main_run():
+    own = np.array([0.9, 0.1, 0.95, 0.6, 0.8, 0.1, 0.9])
+    in_run = np.array([False, False, True, True, True, False, False])
     final = np.full(7, 0.1)
-    assert L.guard_confident(np.array(own), final, chars, 0.7).tolist() == pytest.approx(expected)
-    assert L.guard_confident(np.array(own), final, chars, 1.1).tolist() == pytest.approx([0.1] * 7)
-
-
-def test_main_run_is_the_best_run_of_confident_text():
-    assert L.main_run(np.array([0.9, 0.1, 0.9, 0.9]), np.array([10.0, 100.0, 50.0, 50.0])) == (2, 3)
-    assert L.main_run(np.array([0.2, 0.4]), np.array([10.0, 10.0])) == (-1, -1)
+    # block 3 is in the run but not confident; the confident blocks 0 and 6 lie outside it
+    expected = [0.1, 0.1, 0.95, 0.1, 0.8, 0.1, 0.1]
+    assert L.guard_confident(own, final, in_run, 0.7).tolist() == pytest.approx(expected)
+    assert L.guard_confident(own, final, in_run, 1.1).tolist() == pytest.approx([0.1] * 7)
+    assert L.guard_confident(own, np.full(7, 0.99), in_run, 0.7).tolist() == pytest.approx([0.99] * 7)
 
 
 def test_dragnet_uses_the_model_vocabulary(tmp_path):

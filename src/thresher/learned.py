@@ -97,7 +97,7 @@ def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
 def context_features(doc: Document, p: np.ndarray) -> F.Columns:
     """Stage-1 scores around each block: in reading order, in its ancestors' subtrees, on the page."""
     n = len(p)
-    chars = block_chars(doc)
+    chars = np.fromiter((b.char_count for b in doc.blocks), np.float64, count=n)
     cols: dict[str, np.ndarray] = {"p": p}
     for offset in (-3, -2, -1, 1, 2, 3):
         cols[f"p@{offset:+d}"] = F.shift(p, offset)
@@ -139,20 +139,15 @@ def best_run(weights: list[float]) -> tuple[int, int]:
     return span
 
 
-def main_run(p: np.ndarray, chars: np.ndarray, level: float = 0.5) -> tuple[int, int]:
-    """First and last block of the page's main run: the stretch of reading order whose text
-    is most confidently content (largest sum of (p - level) x characters); (-1, -1): none."""
-    return best_run(((p - level) * chars).tolist())
-
-
 def run_columns(p: np.ndarray, chars: np.ndarray, level: float = 0.5) -> dict[str, np.ndarray]:
-    """Where each block lies against the page's main run (:func:`main_run`).
+    """Where each block lies against the page's main run: the stretch of reading order
+    whose text is most confidently content (largest sum of (p - level) x characters).
 
     A related-articles list after an article, or a menu before it, lies outside the
     run however content-like its own blocks look.
     """
     n = len(p)
-    first, last = main_run(p, chars, level)
+    first, last = best_run(((p - level) * chars).tolist())
     if first < 0:
         return {"run_member": np.zeros(n), "run_distance": np.zeros(n), "run_share": np.zeros(n)}
     i = np.arange(n)
@@ -166,13 +161,9 @@ def stage2_features(stage1: F.Columns, doc: Document, p: np.ndarray) -> F.Column
     return F.concat([stage1, context_features(doc, p)])
 
 
-def block_chars(doc: Document) -> np.ndarray:
-    return np.fromiter((b.char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
-
-
-def guard_confident(own: np.ndarray, final: np.ndarray, chars: np.ndarray, confident: float) -> np.ndarray:
-    """Stage 2's scores, except that a block of the main run whose own (stage-1) score reaches
-    ``confident`` keeps at least that score.
+def guard_confident(own: np.ndarray, final: np.ndarray, in_run: np.ndarray, confident: float) -> np.ndarray:
+    """Stage 2's scores, except that a block of the main run (``in_run``, stage 2's
+    ``run_member`` column) whose own (stage-1) score reaches ``confident`` keeps at least that score.
 
     Context may rescue uncertain blocks and demote doubtful ones, but does not overturn
     confident evidence inside the main content. It matters most where the context is unlike
@@ -180,13 +171,15 @@ def guard_confident(own: np.ndarray, final: np.ndarray, chars: np.ndarray, confi
     shipped model: held-out CV F1 on wcxb-dev 0.8614 without it, 0.8613 with it; readability
     0.929 without, 0.931 with (five pages change, none for the worse).
     """
-    first, last = main_run(own, chars)
-    if first < 0:
-        return final
-    guarded = final.copy()
-    span = slice(first, last + 1)
-    guarded[span] = np.where(own[span] >= confident, np.maximum(own[span], final[span]), final[span])
-    return guarded
+    return np.where((own >= confident) & in_run, np.maximum(own, final), final)
+
+
+def stage2_scores(model: Model, stage1: F.Columns, doc: Document, own: np.ndarray,
+                  confident: float) -> tuple[np.ndarray, np.ndarray]:
+    """(stage 2's probabilities, the final ones after :func:`guard_confident`)."""
+    columns = stage2_features(stage1, doc, own)
+    context = probability(model, checked(model, columns))
+    return context, guard_confident(own, context, columns.column("run_member") > 0, confident)
 
 
 # ------------------------------------------------------------------ models

@@ -61,8 +61,7 @@ def scores(doc: Document, context: Context, smoothing: bool = True,
     p1 = L.score_stage(model.stage("stage1"), s1)
     if not smoothing or "stage2" not in model.models:
         return Scores(p1, p1, p1, model)
-    p2 = L.score_stage(model.stage("stage2"), L.stage2_features(s1, doc, p1))
-    return Scores(p1, p2, L.guard_confident(p1, p2, L.block_chars(doc), confident), model)
+    return Scores(p1, *L.stage2_scores(model.stage("stage2"), s1, doc, p1, confident), model)
 
 
 def nothing_kept(keep: np.ndarray) -> bool:

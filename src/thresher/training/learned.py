@@ -299,8 +299,7 @@ def predict(trained: Trained, page: L.PageFeatures, dragnet: bool = False) -> np
     p1 = probability(trained.stage1, s1.values)
     if trained.stage2 is None:
         return p1
-    p2 = probability(trained.stage2, L.stage2_features(s1, page.doc, p1).values)
-    return L.guard_confident(p1, p2, L.block_chars(page.doc), FlagshipParams.confident)
+    return L.stage2_scores(trained.stage2, s1, page.doc, p1, FlagshipParams.confident)[1]
 
 
 # ------------------------------------------------------------------ evaluation
