@@ -174,12 +174,17 @@ def guard_confident(own: np.ndarray, final: np.ndarray, in_run: np.ndarray, conf
     return np.where((own >= confident) & in_run, np.maximum(own, final), final)
 
 
-def stage2_scores(model: Model, stage1: F.Columns, doc: Document, own: np.ndarray,
-                  confident: float) -> tuple[np.ndarray, np.ndarray]:
-    """(stage 2's probabilities, the final ones after :func:`guard_confident`)."""
-    columns = stage2_features(stage1, doc, own)
-    context = probability(model, checked(model, columns))
-    return context, guard_confident(own, context, columns.column("run_member") > 0, confident)
+def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vocabulary: tuple[str, ...],
+                     confident: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The flagship's (stage-1, stage-2, final) probabilities per block: the final ones are
+    stage 2's after :func:`guard_confident`. Without a stage-2 model all three are stage 1's."""
+    s1 = stage1_features(page, vocabulary)
+    own = score_stage(stage1, s1)
+    if stage2 is None:
+        return own, own, own
+    columns = stage2_features(s1, page.doc, own)
+    context = score_stage(stage2, columns)
+    return own, context, guard_confident(own, context, columns.column("run_member") > 0, confident)
 
 
 # ------------------------------------------------------------------ models

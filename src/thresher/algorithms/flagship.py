@@ -56,12 +56,10 @@ class Scores(NamedTuple):
 def scores(doc: Document, context: Context, smoothing: bool = True,
            confident: float = Params.confident) -> Scores:
     model = L.load_learned(context.model or L.shipped_model_path(MODEL_FILE))
-    page = L.page_features(doc, context.language)
-    s1 = L.stage1_features(page, model.vocabulary)
-    p1 = L.score_stage(model.stage("stage1"), s1)
-    if not smoothing or "stage2" not in model.models:
-        return Scores(p1, p1, p1, model)
-    return Scores(p1, *L.stage2_scores(model.stage("stage2"), s1, doc, p1, confident), model)
+    stage2 = model.models.get("stage2") if smoothing else None
+    own, in_context, final = L.two_stage_scores(model.stage("stage1"), stage2, L.page_features(doc, context.language),
+                                                model.vocabulary, confident)
+    return Scores(own, in_context, final, model)
 
 
 def nothing_kept(keep: np.ndarray) -> bool:

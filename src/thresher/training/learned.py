@@ -295,11 +295,7 @@ def train_dragnet_comments_models(pages: Sequence[Page], p: TrainParams, family:
 def predict(trained: Trained, page: L.PageFeatures, dragnet: bool = False) -> np.ndarray:
     if dragnet:
         return probability(trained.stage1, L.dragnet_features(page, trained.vocabulary).values)
-    s1 = L.stage1_features(page, trained.vocabulary)
-    p1 = probability(trained.stage1, s1.values)
-    if trained.stage2 is None:
-        return p1
-    return L.stage2_scores(trained.stage2, s1, page.doc, p1, FlagshipParams.confident)[1]
+    return L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, FlagshipParams.confident)[2]
 
 
 # ------------------------------------------------------------------ evaluation
