@@ -44,10 +44,10 @@ FLOORS: dict[tuple[str, str], float] = {
     # Learned models. Their shipped models were trained on all of wcxb-dev, so the wcxb-dev floors
     # are in-sample regression guards (held-out CV figures are in the model files' meta and the
     # issue notes); readability is never trained on and is a true held-out check.
-    # thresher measured 0.9138 / 0.9313 (re-pinned for the guard that keeps confident blocks of
-    # the main run: readability was 0.9288 without it)
-    ("thresher", "wcxb-dev"): 0.903,
-    ("thresher", "readability"): 0.921,
+    # thresher measured 0.9188 / 0.9358 (re-pinned for the expected-F1 cut and stage 2 trained on
+    # 4-fold out-of-fold scores; 0.9138 / 0.9313 before)
+    ("thresher", "wcxb-dev"): 0.908,
+    ("thresher", "readability"): 0.925,
     # dragnet measured 0.8394 / 0.8363 (1,000 selected tokens)
     ("dragnet", "wcxb-dev"): 0.829,
     ("dragnet", "readability"): 0.826,

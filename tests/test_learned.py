@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import thresher
 from thresher import learned as L
@@ -42,8 +44,8 @@ def page_features(vocabulary=()):
     return doc, page, L.stage1_features(page, tuple(vocabulary))
 
 
-def write_model(path: Path, models: dict, vocabulary=(), threshold=0.5) -> str:
-    save(models, path, {"algorithm": "test", "vocabulary": list(vocabulary), "threshold": threshold})
+def write_model(path: Path, models: dict, vocabulary=(), threshold=0.5, **meta) -> str:
+    save(models, path, {"algorithm": "test", "vocabulary": list(vocabulary), "threshold": threshold, **meta})
     return str(path)
 
 
@@ -92,6 +94,58 @@ def test_never_empty_falls_back_to_the_best_blocks(tmp_path):
     assert kept_texts(strict) == prose  # blocks within fallback_ratio of the best score
     assert kept_texts(strict, params=flagship.Params(never_empty=False)) == []
     assert thresher.extract(PAGE, model=strict, language="en", params=flagship.Params(never_empty=False)) == ""
+
+
+def test_a_model_file_can_choose_the_expected_f1_cut_and_params_override_it(tmp_path):
+    _, _, s1 = page_features()
+    # prose blocks (44 words) score sigmoid(3) = 0.953, link blocks (6 words) sigmoid(-1) = 0.269:
+    # the threshold 0.2 keeps both, while the links would lower the expected F1 (0.931 against 0.958)
+    tree = stump(s1.names, "link_density", 0.5, 3.0, -1.0)
+    prose = [PARA1, PARA2, "Menu prose that is not a link at all"]
+    everything = [b.text for b in build_document(PAGE).blocks]
+    model = write_model(tmp_path / "ef1.npz", {"stage1": tree}, threshold=0.2, decoding="expected_f1")
+    assert L.load_learned(model).decoding == "expected_f1"
+    assert kept_texts(model) == prose
+    assert kept_texts(model, params=flagship.Params(decoding="threshold")) == everything
+    assert kept_texts(model, params=flagship.Params(threshold=0.2)) == everything
+    plain = write_model(tmp_path / "plain.npz", {"stage1": tree}, threshold=0.2)  # no decoding: the threshold
+    assert kept_texts(plain) == everything
+    assert kept_texts(plain, params=flagship.Params(decoding="expected_f1")) == prose
+
+
+def expected_f1(p: np.ndarray, words: np.ndarray, keep: np.ndarray) -> float:
+    return 2 * float((p * words)[keep].sum()) / (float(words[keep].sum()) + float((p * words).sum()))
+
+
+def test_expected_f1_cut_follows_the_page():
+    words = np.full(11, 100.0)
+    # a long confident article and one doubtful 100-word block: the threshold 0.3 would keep it,
+    # the cut does not (it would dilute the article more than it is likely to add)
+    article = np.array([0.95] * 10 + [0.35])
+    assert flagship.expected_f1_cut(article, words) == 0.95
+    # a page of uncertain blocks only: keeping them all is the best bet
+    uncertain = np.array([0.2, 0.25, 0.2])
+    assert flagship.expected_f1_cut(uncertain, np.full(3, 10.0)) == 0.2
+    # the same doubtful block is kept beside a short confident one, not beside a long one
+    assert flagship.expected_f1_cut(np.array([0.9, 0.3]), np.array([10.0, 1000.0])) == 0.3
+    assert flagship.expected_f1_cut(np.array([0.9, 0.3]), np.array([1000.0, 10.0])) == 0.9
+    assert flagship.expected_f1_cut(np.zeros(0), np.zeros(0)) == 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(1, 500)), min_size=1, max_size=30))
+def test_expected_f1_cut_is_the_best_cut_and_never_empty(rows):
+    p = np.array([r[0] for r in rows])
+    words = np.array([r[1] for r in rows], float)
+    cut = flagship.expected_f1_cut(p, words)
+    assert cut in p and (p >= cut).any()
+    best = max(expected_f1(p, words, p >= c) for c in p)
+    assert expected_f1(p, words, p >= cut) == pytest.approx(best, abs=1e-9)
+
+
+def test_unknown_decoding_is_rejected():
+    with pytest.raises(ValueError, match="decoding"):
+        flagship.Params(decoding="argmax")
 
 
 def test_stage_two_sees_the_stage_one_scores(tmp_path):

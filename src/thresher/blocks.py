@@ -233,10 +233,15 @@ class _Builder:
     def add_block(self, pending: "_Pending", owner: int, in_heading: bool) -> None:
         """Make a block of the pending text, delimited by element ``owner``."""
         raw = "".join([span[0] for span in pending.spans])
-        text = _pre_text(raw) if pending.pre else " ".join(raw.split())
+        if pending.pre:
+            text = _pre_text(raw)
+            words = len(text.split())
+        else:
+            split = raw.split()
+            text, words = " ".join(split), len(split)
         tag = self.tags[owner]
         self.blocks.append(Block(
-            len(self.blocks), text, tag, owner, tuple(pending.spans), len(text), len(text.split()),
+            len(self.blocks), text, tag, owner, tuple(pending.spans), len(text), words,
             min(pending.link_chars, len(text)), pending.link_words, pending.tag_count,
             in_heading or tag in HEADING_TAGS, self.offset))
         self.offset += len(text)

@@ -198,6 +198,11 @@ class LearnedModel:
     threshold: float
     meta: dict
 
+    @property
+    def decoding(self) -> str:
+        """How the flagship turns this model's scores into labels ("threshold" unless the file says)."""
+        return str(self.meta.get("decoding", "threshold"))
+
     def stage(self, name: str) -> Model:
         try:
             return self.models[name]

@@ -110,31 +110,34 @@ class TreeEnsemble:
 
     def _complete_margin(self, c: CompleteTrees, x: np.ndarray) -> np.ndarray:
         """Each (row, tree) keeps its absolute node index ``t * inner + h``; a level
-        moves it to ``t * inner + 2h + 1 + go_right``. The gathers write into
-        buffers allocated once (``mode="clip"``: ``take`` would otherwise copy
-        through a temporary; every index is in range by construction)."""
+        moves it to ``t * inner + 2h + 1 + go_right``, that is ``2 * node + go_right +
+        (1 - t * inner)``. Every row starts at the roots, so the first level reads one
+        column per tree directly. The gathers write into buffers allocated once
+        (``mode="clip"``: ``take`` would otherwise copy through a temporary; every
+        index is in range by construction)."""
         n, width = x.shape
         n_trees, inner = c.feature.shape
-        flat_x = np.ascontiguousarray(x, dtype=np.float64).ravel()
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        flat_x = x.ravel()
         feature, threshold = c.feature.ravel(), c.threshold.ravel()
-        tree_offset = c.tree_offset
+        step = 1 - c.tree_offset
         index_type = np.int32 if n * width < 2 ** 31 else np.int64
         row_offset = (np.arange(n, dtype=index_type) * width)[:, None]
+        go_right = np.empty((n, n_trees), bool)  # row-major, like every buffer here
+        np.greater(x[:, c.feature[:, 0]], c.threshold[:, 0], out=go_right)
         node = np.empty((n, n_trees), index_type)
-        node[:] = tree_offset
+        np.add(c.tree_offset + 1, go_right, out=node)  # the roots' children
         index = np.empty_like(node)
         x_value, cut = np.empty((n, n_trees)), np.empty((n, n_trees))
-        go_right = np.empty((n, n_trees), bool)
-        for _ in range(c.levels):
+        for _ in range(c.levels - 1):
             np.take(feature, node, out=index, mode="clip")
             index += row_offset
             np.take(flat_x, index, out=x_value, mode="clip")
             np.take(threshold, node, out=cut, mode="clip")
             np.greater(x_value, cut, out=go_right)
             node *= 2
-            node -= tree_offset
-            node += 1
             node += go_right
+            node += step
         # leaf position in ``value`` (trees, inner + 1): t * (inner + 1) + h - inner = node + t - inner
         node += c.tree_number
         node -= inner
