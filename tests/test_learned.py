@@ -143,9 +143,14 @@ def test_expected_f1_cut_is_the_best_cut_and_never_empty(rows):
     assert expected_f1(p, words, p >= cut) == pytest.approx(best, abs=1e-9)
 
 
-def test_unknown_decoding_is_rejected():
+def test_unknown_decoding_is_rejected(tmp_path):
     with pytest.raises(ValueError, match="decoding"):
         flagship.Params(decoding="argmax")
+    _, _, s1 = page_features()
+    model = write_model(tmp_path / "odd.npz", {"stage1": stump(s1.names, "link_density", 0.5, 3.0, -1.0)},
+                        decoding="argmax")
+    with pytest.raises(ModelError, match="unknown decoding"):
+        thresher.extract(PAGE, model=model, language="en")
 
 
 def test_stage_two_sees_the_stage_one_scores(tmp_path):

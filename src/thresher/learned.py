@@ -28,6 +28,8 @@ from .treemodel import Model, load, probability
 # Kohlschütter's text and link density, as Dragnet names them, plus the block's word count: without
 # it, CV F1 on wcxb-dev is 0.798 against 0.797, but readability falls from 0.826 to 0.783.
 DRAGNET_NEIGHBOURS = ("log_words", "link_density", "text_density")
+# How the flagship turns block probabilities into labels (see thresher.algorithms.flagship).
+DECODINGS = ("expected_f1", "threshold")
 
 
 @dataclass(frozen=True)
@@ -201,7 +203,10 @@ class LearnedModel:
     @property
     def decoding(self) -> str:
         """How the flagship turns this model's scores into labels ("threshold" unless the file says)."""
-        return str(self.meta.get("decoding", "threshold"))
+        decoding = self.meta.get("decoding", "threshold")
+        if decoding not in DECODINGS:
+            raise ModelError(f"model file names an unknown decoding {decoding!r} (known: {', '.join(DECODINGS)})")
+        return decoding
 
     def stage(self, name: str) -> Model:
         try:

@@ -24,9 +24,6 @@ from .base import Algorithm, Classification, Context
 MODEL_FILE = "thresher.npz"
 
 
-DECODINGS = ("expected_f1", "threshold")
-
-
 @dataclass(frozen=True)
 class Params:
     """threshold: a fixed content probability at which a block is kept; it overrides the
@@ -52,8 +49,8 @@ class Params:
     fallback_ratio: float = 0.5
 
     def __post_init__(self) -> None:
-        if self.decoding is not None and self.decoding not in DECODINGS:
-            raise ValueError(f"decoding must be one of {', '.join(DECODINGS)}, not {self.decoding!r}")
+        if self.decoding is not None and self.decoding not in L.DECODINGS:
+            raise ValueError(f"decoding must be one of {', '.join(L.DECODINGS)}, not {self.decoding!r}")
 
 
 class Scores(NamedTuple):

@@ -363,7 +363,7 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
     if trained.stage2 is not None:
         models["stage2"] = trained.stage2
     meta = {"algorithm": algorithm, "vocabulary": list(trained.vocabulary), "threshold": trained.threshold,
-            "decoding": "threshold" if algorithm.startswith("dragnet") else p.decoding,
+            "decoding": p.decoding,
             "seed": p.seed, "params": p.__dict__, "datasets": [Path(d).name for d in datasets],
             "cv": report}
     save(models, out, meta)
