@@ -108,8 +108,12 @@ def test_a_model_file_can_choose_the_expected_f1_cut_and_params_override_it(tmp_
     assert kept_texts(model) == prose
     assert kept_texts(model, params=flagship.Params(decoding="threshold")) == everything
     assert kept_texts(model, params=flagship.Params(threshold=0.2)) == everything
+    reasons = thresher.extract_result(PAGE, model=model, language="en").classification.reasons
+    assert all("expected-F1 cut 0.95" in why for why in reasons)
     plain = write_model(tmp_path / "plain.npz", {"stage1": tree}, threshold=0.2)  # no decoding: the threshold
     assert kept_texts(plain) == everything
+    reasons = thresher.extract_result(PAGE, model=plain, language="en").classification.reasons
+    assert all(why.endswith("threshold 0.20)") for why in reasons)
     assert kept_texts(plain, params=flagship.Params(decoding="expected_f1")) == prose
 
 

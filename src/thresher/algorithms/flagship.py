@@ -121,16 +121,17 @@ def decide(p: np.ndarray, threshold: float, params: Params) -> tuple[np.ndarray,
     return keep, threshold
 
 
-def reason(own: float, in_context: float, final: float, threshold: float) -> str:
+def reason(own: float, in_context: float, final: float, threshold: float, rule: str = "threshold") -> str:
     guarded = ", confident in the main run" if final > in_context else ""
-    return f"p={final:.2f} (own {own:.2f}{guarded}, threshold {threshold:.2f})"
+    return f"p={final:.2f} (own {own:.2f}{guarded}, {rule} {threshold:.2f})"
 
 
 def run(doc: Document, params: Params, context: Context) -> Classification:
     p = scores(doc, context, params.smoothing, params.confident)
     decoding, threshold = decoding_rule(params, p.model)
     keep, threshold = decide(p.final, cut_for(p.final, block_words(doc), decoding, threshold), params)
-    reasons = ([reason(*row, threshold) for row in zip(p.own.tolist(), p.context.tolist(), p.final.tolist())]
+    rule = "expected-F1 cut" if decoding == "expected_f1" else "threshold"
+    reasons = ([reason(*row, threshold, rule) for row in zip(p.own.tolist(), p.context.tolist(), p.final.tolist())]
                if context.explain else ())
     return Classification.from_labels(keep, reasons, p.final)
 
