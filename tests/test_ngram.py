@@ -150,15 +150,6 @@ def test_deep_page_through_the_classifier():
 
 # ------------------------------------------------------------------ training module
 
-def test_group_folds_never_split_a_domain_and_are_deterministic():
-    domains = ["a.com"] * 5 + ["b.com"] * 3 + ["c.com"] * 3 + ["d.com"] * 2 + ["e.com"]
-    folds = T.group_folds(domains, 3)
-    assert folds == T.group_folds(domains, 3)
-    for domain in set(domains):
-        assert len({f for f, d in zip(folds, domains) if d == domain}) == 1
-    assert sorted(folds.count(f) for f in range(3)) == [4, 5, 5]
-
-
 def test_domain_strips_www():
     assert T.domain_of("https://www.Example.com/a?b") == "example.com"
     assert T.domain_of("http://news.example.com") == "news.example.com"

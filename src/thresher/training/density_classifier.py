@@ -22,7 +22,6 @@ import json
 import random
 import statistics
 import time
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple, Sequence
@@ -37,7 +36,7 @@ from ..evaluation.datasets import load
 from ..evaluation.metrics import word_prf
 from . import ngram
 from .align import align_document
-from .learned import domain_of
+from .learned import domain_of, group_folds
 
 
 class GoldPage(NamedTuple):
@@ -158,18 +157,6 @@ def train_density_classifier(dataset_dirs: Sequence[str | Path], out_path: str |
 
 # ------------------------------------------------------------------ cross-validation
 
-def group_folds(domains: Sequence[str], folds: int) -> list[int]:
-    """Fold of every page: whole domains, largest first, to the emptiest fold."""
-    sizes = Counter(domains)
-    load = [0] * folds
-    fold_of: dict[str, int] = {}
-    for domain, size in sorted(sizes.items(), key=lambda item: (-item[1], item[0])):
-        target = min(range(folds), key=lambda f: (load[f], f))
-        fold_of[domain] = target
-        load[target] += size
-    return [fold_of[d] for d in domains]
-
-
 @dataclass(frozen=True)
 class FoldScore:
     fold: int
@@ -204,11 +191,11 @@ def cross_validate_density_classifier(dataset_dir: str | Path, folds: int = 5, *
     """
     fit_params = fit_params or ngram.FitParams(n=n)
     chunk_pages = list(chunk_pages) if chunk_pages is not None else load_chunks([dataset_dir], pages, seed)
-    fold_of = group_folds([p.domain for p in chunk_pages], folds)
     results = []
-    for fold in range(folds):
-        train = [p for p, f in zip(chunk_pages, fold_of) if f != fold]
-        test = [p for p, f in zip(chunk_pages, fold_of) if f == fold]
+    for fold, members in enumerate(group_folds(chunk_pages, folds, seed)):
+        held = set(members)
+        train = [p for i, p in enumerate(chunk_pages) if i not in held]
+        test = [chunk_pages[i] for i in members]
         model = ngram.compile_model(fit_pages(train, fit_params))
         stage1, both = evaluate_fold(model, test)
         results.append(FoldScore(fold, len(test), _mean_prf(stage1), _mean_prf(both)))
