@@ -30,6 +30,7 @@ from .treemodel import Model, load, probability
 DRAGNET_NEIGHBOURS = ("log_words", "link_density", "text_density")
 # How the flagship turns block probabilities into labels (see thresher.algorithms.flagship).
 DECODINGS = ("expected_f1", "threshold")
+DECODING_NAMES = {"expected_f1": "expected-F1 cut", "threshold": "threshold"}  # as reports print them
 
 
 @dataclass(frozen=True)

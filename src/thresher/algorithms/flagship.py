@@ -108,10 +108,6 @@ def decoding_rule(params: Params, model: L.LearnedModel) -> tuple[str, float]:
     return params.decoding or model.decoding, model.threshold
 
 
-def cut_for(p: np.ndarray, words: np.ndarray, decoding: str, threshold: float) -> float:
-    return expected_f1_cut(p, words) if decoding == "expected_f1" else threshold
-
-
 def decide(p: np.ndarray, threshold: float, params: Params) -> tuple[np.ndarray, float]:
     """Labels and the threshold actually applied (lowered by the never-empty fallback)."""
     keep = p >= threshold
@@ -119,6 +115,15 @@ def decide(p: np.ndarray, threshold: float, params: Params) -> tuple[np.ndarray,
         threshold = float(p.max()) * params.fallback_ratio
         keep = p >= threshold
     return keep, threshold
+
+
+def decide_page(p: np.ndarray, doc: Document, decoding: str, threshold: float,
+                params: Params) -> tuple[np.ndarray, float]:
+    """Labels of ``doc``'s blocks and the cut applied: the page's expected-F1 cut, or
+    ``threshold`` under the "threshold" decoding (either through :func:`decide`)."""
+    if decoding == "expected_f1":
+        threshold = expected_f1_cut(p, block_words(doc))
+    return decide(p, threshold, params)
 
 
 def reason(own: float, in_context: float, final: float, threshold: float, rule: str = "threshold") -> str:
@@ -129,9 +134,8 @@ def reason(own: float, in_context: float, final: float, threshold: float, rule: 
 def run(doc: Document, params: Params, context: Context) -> Classification:
     p = scores(doc, context, params.smoothing, params.confident)
     decoding, threshold = decoding_rule(params, p.model)
-    keep, threshold = decide(p.final, cut_for(p.final, block_words(doc), decoding, threshold), params)
-    rule = "expected-F1 cut" if decoding == "expected_f1" else "threshold"
-    reasons = ([reason(*row, threshold, rule) for row in zip(p.own.tolist(), p.context.tolist(), p.final.tolist())]
+    keep, threshold = decide_page(p.final, doc, decoding, threshold, params)
+    reasons = ([reason(*row, threshold, L.DECODING_NAMES[decoding]) for row in zip(p.own.tolist(), p.context.tolist(), p.final.tolist())]
                if context.explain else ())
     return Classification.from_labels(keep, reasons, p.final)
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import features as F
 from .. import learned as L
-from ..algorithms.flagship import Params as FlagshipParams, block_words, cut_for, decide
+from ..algorithms.flagship import Params as FlagshipParams, decide_page
 from ..blocks import build_document
 from ..decode import decode
 from ..errors import ThresherError
@@ -339,7 +339,7 @@ def _score(pages: Sequence[Page], probabilities, decoding: str, threshold: float
     rule = FlagshipParams(never_empty=never_empty)
     per_type: dict[str, list[float]] = defaultdict(list)
     for page, prob in zip(pages, probabilities):
-        keep, _ = decide(prob, cut_for(prob, block_words(page.features.doc), decoding, threshold), rule)
+        keep, _ = decide_page(prob, page.features.doc, decoding, threshold, rule)
         per_type[page.type].append(word_f1(page_text(page, keep), page.gold))
     scores = [s for v in per_type.values() for s in v]
     return {"f1": statistics.mean(scores), "pages": len(scores), "decoding": decoding, "threshold": threshold,
@@ -348,7 +348,9 @@ def _score(pages: Sequence[Page], probabilities, decoding: str, threshold: float
 
 def format_report(name: str, report: dict) -> str:
     types = " ".join(f"{t}={v:.3f}" for t, v in report["f1_by_type"].items())
-    rule = "expected-F1 cut" if report.get("decoding") == "expected_f1" else f"threshold {report['threshold']:.2f}"
+    rule = L.DECODING_NAMES[report.get("decoding", "threshold")]
+    if rule == "threshold":
+        rule += f" {report['threshold']:.2f}"
     line = f"{name}: CV F1={report['f1']:.3f} over {report['pages']} pages ({rule})\n  by type: {types}"
     if report.get("at_threshold"):
         line += "\n  by threshold: " + " ".join(f"{t:.2f}={v:.3f}" for t, v in report["at_threshold"].items())
