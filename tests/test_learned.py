@@ -147,6 +147,44 @@ def test_expected_f1_cut_is_the_best_cut_and_never_empty(rows):
     assert expected_f1(p, words, p >= cut) == pytest.approx(best, abs=1e-9)
 
 
+def test_expected_f1_cut_may_keep_nothing_only_when_asked():
+    # three 10-word blocks, each content with chance 0.2-0.25: no block is content with chance
+    # 0.8 * 0.75 * 0.8 = 0.48, more than keeping all of them is expected to score (0.356)
+    uncertain, words = np.array([0.2, 0.25, 0.2]), np.full(3, 10.0)
+    assert flagship.expected_f1_cut(uncertain, words, allow_empty=True) == np.inf
+    assert flagship.expected_f1_cut(uncertain, words) == 0.2
+    # one confident block makes an empty page unlikely (0.05 * 0.48)
+    confident = np.array([0.95, 0.2, 0.25, 0.2])
+    assert flagship.expected_f1_cut(confident, np.full(4, 10.0), allow_empty=True) == 0.95
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(1, 500)), min_size=1, max_size=30))
+def test_expected_f1_cut_keeps_nothing_exactly_when_an_empty_page_is_likelier(rows):
+    p = np.array([r[0] for r in rows])
+    words = np.array([r[1] for r in rows], float)
+    best = max(expected_f1(p, words, p >= c) for c in p)
+    cut = flagship.expected_f1_cut(p, words, allow_empty=True)
+    if float(np.prod(1.0 - p)) > best + 1e-9:
+        assert cut == np.inf
+    elif float(np.prod(1.0 - p)) < best - 1e-9:
+        assert cut == flagship.expected_f1_cut(p, words)
+
+
+def test_allow_empty_returns_nothing_for_a_page_of_doubtful_blocks(tmp_path):
+    _, _, s1 = page_features()
+    doubtful = write_model(tmp_path / "doubt.npz", {"stage1": stump(s1.names, "link_density", 0.5, -1.5, -3.0)},
+                           decoding="expected_f1")  # every block below 0.19
+    assert kept_texts(doubtful) != []
+    empty = flagship.Params(allow_empty=True)
+    assert kept_texts(doubtful, params=empty) == []
+    assert thresher.extract(PAGE, model=doubtful, language="en", params=empty) == ""
+    reasons = thresher.extract_result(PAGE, model=doubtful, language="en", params=empty).classification.reasons
+    assert all(why.endswith("expected-F1 cut: the page likely has no main content)") for why in reasons)
+    # a fixed threshold ignores it
+    assert kept_texts(doubtful, params=flagship.Params(allow_empty=True, threshold=0.1)) != []
+
+
 def test_unknown_decoding_is_rejected(tmp_path):
     with pytest.raises(ValueError, match="decoding"):
         flagship.Params(decoding="argmax")
