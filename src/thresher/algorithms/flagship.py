@@ -142,8 +142,9 @@ def decide(p: np.ndarray, threshold: float, params: Params) -> tuple[np.ndarray,
 
 def decide_page(p: np.ndarray, doc: Document, decoding: str, threshold: float,
                 params: Params) -> tuple[np.ndarray, float]:
-    """Labels of ``doc``'s blocks and the cut applied: the page's expected-F1 cut, or
-    ``threshold`` under the "threshold" decoding (either through :func:`decide`)."""
+    """Labels of ``doc``'s blocks and the cut applied: the page's expected-F1 cut (``inf``
+    when it keeps nothing, see ``Params.allow_empty``), or ``threshold`` under the
+    "threshold" decoding, through :func:`decide` and its never-empty fallback."""
     if decoding == "expected_f1":
         cut = expected_f1_cut(p, block_words(doc), params.allow_empty)
         return p >= cut, cut  # the rule decides itself whether to keep nothing
