@@ -161,8 +161,11 @@ def run(doc: Document, params: Params, context: Context) -> Classification:
     p = scores(doc, context, params.smoothing, params.confident)
     decoding, threshold = decoding_rule(params, p.model)
     keep, threshold = decide_page(p.final, doc, decoding, threshold, params)
-    reasons = ([reason(*row, threshold, L.DECODING_NAMES[decoding]) for row in zip(p.own.tolist(), p.context.tolist(), p.final.tolist())]
-               if context.explain else ())
+    reasons = ()
+    if context.explain:
+        rule = L.DECODING_NAMES[decoding]
+        rows = zip(p.own.tolist(), p.context.tolist(), p.final.tolist())
+        reasons = [reason(own, in_context, final, threshold, rule) for own, in_context, final in rows]
     return Classification.from_labels(keep, reasons, p.final)
 
 
