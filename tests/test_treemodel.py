@@ -5,6 +5,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from thresher import treemodel as T
 from thresher.errors import ModelError
@@ -310,3 +312,27 @@ def test_complete_and_path_evaluation_agree_and_deep_ensembles_use_paths(monkeyp
     deep = T.from_lightgbm_dump(booster.dump_model(), tuple("abcde"))
     assert deep.complete is None
     np.testing.assert_allclose(deep.margin(test), model.margin(test), atol=1e-12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=False, width=64), st.floats(allow_nan=False, width=32))
+def test_float32_below_keeps_every_float32_comparison(threshold, x):
+    below = T.float32_below(np.array([threshold]))
+    assert below.dtype == np.float32 and float(below[0]) <= threshold
+    assert bool(np.float32(x) > below[0]) == (float(np.float32(x)) > threshold)
+
+
+def test_float32_rows_take_the_float64_branches_even_at_the_thresholds():
+    lgb = pytest.importorskip("lightgbm")
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(500, 3))
+    y = (x[:, 0] + x[:, 1] * x[:, 2] > 0).astype(float)
+    booster = lgb.train({"objective": "binary", "num_leaves": 15, "max_depth": 4, "min_child_samples": 3,
+                         "seed": 0, "deterministic": True, "num_threads": 1, "verbose": -1},
+                        lgb.Dataset(x, y), num_boost_round=10)
+    model = T.from_lightgbm_dump(booster.dump_model(), tuple("abc"))
+    cuts = model.threshold[model.feature >= 0].astype(np.float32)
+    near = np.concatenate([cuts, np.nextafter(cuts, np.float32(np.inf)), np.nextafter(cuts, np.float32(-np.inf))])
+    rows = np.repeat(near[:, None], 3, axis=1).astype(np.float32)  # every feature sits on some cut
+    rows = np.vstack([rows, rng.normal(size=(200, 3)).astype(np.float32)])
+    assert model.margin(rows).tolist() == model.margin(rows.astype(np.float64)).tolist()

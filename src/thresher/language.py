@@ -13,6 +13,17 @@ from functools import lru_cache
 # 1,000 characters, 3.6 ms for 2,000, the same answer on 98.6% of wcxb-dev pages).
 _SAMPLE_CHARS = 1000
 
+# English function words. A sample of at least _MARKED_MIN_WORDS words of which this share
+# or more are among them is English without running the identifier: over the 1,627 pages of
+# wcxb-dev and Readability's test set, every sample at a share of 0.12 or more was English to
+# py3langid as well (1,438 pages; the highest non-English share was a German page at 0.118).
+# 0.15 keeps a margin and still answers for 1,406 of the 1,627 pages.
+_ENGLISH_MARKERS = frozenset(
+    "the and of to is in that for with are was this it on as be by at from have has not or an "
+    "which but their they you we".split())
+_ENGLISH_SHARE = 0.15
+_MARKED_MIN_WORDS = 20
+
 
 @lru_cache(maxsize=None)
 def stopwords(language: str) -> frozenset[str]:
@@ -39,9 +50,23 @@ def _identifier():
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
 
 
+def reads_as_english(sample: str) -> bool:
+    """Enough words, and enough of them English function words, to call ``sample`` English."""
+    words = sample.lower().split()
+    if len(words) < _MARKED_MIN_WORDS:
+        return False
+    return sum(map(_ENGLISH_MARKERS.__contains__, words)) >= _ENGLISH_SHARE * len(words)
+
+
 def identify(text: str) -> str:
-    """ISO 639-1 code of the language ``text`` is written in ("" for no text)."""
+    """ISO 639-1 code of the language ``text`` is written in ("" for no text).
+
+    Plainly English samples skip the identifier (see ``reads_as_english``): it is
+    the costlier path, about 1 ms per page.
+    """
     sample = text[:_SAMPLE_CHARS]
+    if reads_as_english(sample):
+        return "en"
     if not any(ch.isalpha() for ch in sample):
         return ""
     code, _score = _identifier().classify(sample)
