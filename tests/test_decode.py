@@ -105,6 +105,21 @@ def test_strict_utf8_without_declaration():
     assert JAPANESE in result.text
 
 
+@pytest.mark.parametrize("data, kept", [
+    (page(JAPANESE).encode("utf-8"), True),  # strict UTF-8
+    (page(FRENCH, '<meta charset="utf-8">').encode("utf-8"), True),  # declared and valid
+    (page(FRENCH, '<meta charset="windows-1252">').encode("cp1252"), False),
+    (codecs.BOM_UTF8 + page(FRENCH).encode("utf-8"), False),  # the text lacks the BOM
+    (page(RUSSIAN).encode("cp1251"), False),  # detected
+])
+def test_the_input_bytes_are_kept_exactly_when_they_are_the_text_in_utf8(data, kept):
+    result = decode(data)
+    assert (result.utf8 is not None) is kept
+    if kept:
+        assert result.utf8 == result.text.encode("utf-8")
+    assert decode(result.text).utf8 is None  # str input: nothing to keep
+
+
 @pytest.mark.parametrize("text,codec", [(RUSSIAN, "cp1251"), (JAPANESE, "shift_jis")])
 def test_charset_normalizer_fallback_without_declaration(text, codec):
     result = decode(page(text).encode(codec))

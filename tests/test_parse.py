@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thresher.errors import InputError
-from thresher.parse import ParseLimits, cap_attributes, cap_depth, long_tags, parse, sanitize
+from thresher.parse import ParseLimits, cap_attributes, cap_depth, is_tame, long_tags, parse, sanitize
 
 NORMAL = ('<html><head><title>T</title></head><body><div class="a" id="b">'
           '<p>Hello <a href="/x">world</a>.</p><br/><img src="i.png" alt="x"></div></body></html>')
@@ -73,6 +73,15 @@ def test_long_tags_finds_exactly_the_tags_a_full_scan_finds(pieces):
     assert [m.span() for m in long_tags(html)] == [m.span() for m in _EVERY_LONG_TAG.finditer(html)]
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_PIECES, max_size=10), st.sampled_from(["", "é", "\u4e2d", "\U0001f600"]))
+def test_long_tags_of_the_utf8_bytes_cover_every_long_tag_of_the_text(pieces, wide):
+    html = "".join(pieces).replace("b", wide or "b")  # multi-byte characters make bytes outnumber characters
+    found_in_bytes = {m.start() for m in long_tags(html.encode("utf-8"))}
+    for match in long_tags(html):
+        assert len(html[:match.start()].encode("utf-8")) in found_in_bytes
+
+
 def test_long_tags_finds_a_tag_that_starts_mid_stretch_and_one_at_the_very_end():
     tag = "<div " + "a " * 3000 + ">"
     html = "x" * 1000 + tag + "text" + tag
@@ -133,6 +142,26 @@ def test_sanitize_applies_both_caps():
     assert out.count("data-a") == 5
     assert out.count("<div>") < 100
     assert "text" in out
+
+
+@pytest.mark.parametrize("html, tame", [
+    (NORMAL, True),
+    ("<p>a\x00b</p>", False),
+    ("<body>" + flood_tag(300) + "</div></body>", False),
+    ("<div>" * 20001, False),
+])
+def test_is_tame_exactly_when_sanitize_certainly_changes_nothing(html, tame):
+    assert is_tame(html) is is_tame(html.encode("utf-8")) is tame
+    if tame:
+        assert sanitize(html) is html
+
+
+@pytest.mark.parametrize("html", [NORMAL, "<p>caf\u00e9 \u4e2d\u6587</p><p>\U0001f600</p>", "<p>a\x00b</p>",
+                                  "<body>" + flood_tag(300) + "<p>in</p></div></body>"])
+def test_parse_from_utf8_bytes_builds_the_tree_the_text_builds(html):
+    from_text, from_bytes = parse(html), parse(html, utf8=html.encode("utf-8"))
+    assert from_bytes.html == from_text.html
+    assert from_bytes.body.text() == from_text.body.text()
 
 
 def test_parse_gives_a_tree():

@@ -72,7 +72,7 @@ def extract_result(html: bytes | str, url: str | None = None, *, algorithm: str 
     decoded = decode(html, content_type)
     t1 = clock()
     doc = build_document(decoded.text, url, encoding=decoded.encoding,
-                         attributes=attributes or metadata or chosen.needs_attributes)
+                         attributes=attributes or metadata or chosen.needs_attributes, utf8=decoded.utf8)
     t2 = clock()
     lang = page_language(doc, language) if (metadata or chosen.needs_language) else (language or "")
     classification = chosen.run(doc, params, Context(language=lang, model=model, source=decoded.text,

@@ -421,14 +421,17 @@ def _head_child(b: _Builder, node) -> None:
 
 
 def build_document(html: str, url: str | None = None, *, encoding: str = "",
-                   limits: ParseLimits = ParseLimits(), attributes: bool = True) -> Document:
+                   limits: ParseLimits = ParseLimits(), attributes: bool = True,
+                   utf8: bytes | None = None) -> Document:
     """Parse ``html`` once and build its :class:`Document`.
+
+    ``utf8`` is ``html`` in UTF-8 when the caller already has it (see :func:`thresher.parse.parse`).
 
     ``attributes=False`` leaves every element's ``attrs`` empty (:data:`NO_ATTRIBUTES`)
     except ``<html>``'s and the head's, which is faster, for algorithms and
     outputs that never read ids, classes or links.
     """
-    tree = parse(html, limits)
+    tree = parse(html, limits, utf8)
     builder = _Builder()
     _walk(tree.root, builder, attributes)
     elements = builder.table()

@@ -52,6 +52,7 @@ class Decoded:
     text: str
     encoding: str
     source: str  # "str", "bom", "http", "meta", "utf-8", "detected"
+    utf8: bytes | None = None  # the input itself when it is exactly ``text`` in UTF-8 (strictly decoded)
 
 
 def normalize_encoding(label: str | None) -> str | None:
@@ -140,7 +141,7 @@ def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise InputError(f"expected bytes or str, got {type(data).__name__}")
     data = bytes(data)
-    if not data.strip():
+    if not data or data.isspace():
         raise InputError("empty input")
     bom = _from_bom(data)
     if bom is not None:
@@ -151,10 +152,11 @@ def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
     for label, source in _declared(data, content_type):
         text = _try(data, _declared_codec(label))
         if text is not None:
-            return Decoded(text, _declared_codec(label), source)
+            codec = _declared_codec(label)
+            return Decoded(text, codec, source, data if codec == "utf-8" else None)
     text = _try(data, "utf-8")
     if text is not None:
-        return Decoded(text, "utf-8", "utf-8")
+        return Decoded(text, "utf-8", "utf-8", data)
     return _detected(data)
 
 

@@ -28,6 +28,7 @@ from .errors import InputError
 # carry more than ``max_attributes`` attributes. :func:`long_tags` finds them
 # without scanning every tag.
 _LONG_TAG = re.compile(r"<[A-Za-z][^<>]{4096,}>")
+_LONG_TAG_BYTES = re.compile(rb"<[A-Za-z][^<>]{4096,}>")
 _ATTRIBUTE = re.compile(r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
 _TAG_NAME = re.compile(r"<[A-Za-z][^\s/>]*")
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^<>]*?(/?)>")
@@ -53,8 +54,12 @@ class ParseLimits:
     depth_check_tags: int = 20000
 
 
-def long_tags(html: str, window: int = 2048) -> Iterator[re.Match]:
+def long_tags(html: str | bytes, window: int = 2048) -> Iterator[re.Match]:
     """Every start tag of ``html`` that ``_LONG_TAG`` matches, without scanning every tag.
+
+    On UTF-8 bytes lengths count bytes. A tag of 4,096 characters is at least 4,096
+    bytes (no byte of a multi-byte character is ``<`` or ``>``), so the bytes of a
+    page find every long tag its text has.
 
     A tag longer than ``2 * window`` characters covers a whole stretch of
     ``window`` characters with no ``>``, after a ``<``. Stretches are looked at
@@ -62,20 +67,21 @@ def long_tags(html: str, window: int = 2048) -> Iterator[re.Match]:
     is tried as a tag start at most once: linear time, and C-speed searches
     over a few thousand characters per stretch.
     """
+    pattern, lt, gt_char = (_LONG_TAG, "<", ">") if isinstance(html, str) else (_LONG_TAG_BYTES, b"<", b">")
     last_lt = last_gt = tried = -1
     start = 0
     while start + window <= len(html):
         end = start + window
-        gt = html.rfind(">", start, end)
+        gt = html.rfind(gt_char, start, end)
         if gt < 0 and tried < last_lt > last_gt:
             tried = last_lt
-            match = _LONG_TAG.match(html, last_lt)
+            match = pattern.match(html, last_lt)
             if match:
                 yield match
                 start, last_gt = match.end(), match.end() - 1
                 continue
         last_gt = max(last_gt, gt)
-        last_lt = max(last_lt, html.rfind("<", start, end))
+        last_lt = max(last_lt, html.rfind(lt, start, end))
         start = end
 
 
@@ -151,11 +157,25 @@ def sanitize(html: str, limits: ParseLimits = ParseLimits()) -> str:
     return cap_depth(cap_attributes(html, limits.max_attributes), limits.max_depth, limits.depth_check_tags)
 
 
-def parse(html: str, limits: ParseLimits = ParseLimits()) -> LexborHTMLParser:
-    """Parse text to a DOM; raise :class:`InputError` when nothing parses."""
-    if not html.strip():
+def is_tame(html: str | bytes, limits: ParseLimits = ParseLimits()) -> bool:
+    """Whether :func:`sanitize` would certainly leave ``html`` as it is: no NUL, no start
+    tag long enough to carry an attribute flood, too few tags to nest past the cap."""
+    nul, lt = ("\x00", "<") if isinstance(html, str) else (b"\x00", b"<")
+    return (nul not in html and next(long_tags(html), None) is None
+            and html.count(lt) <= max(limits.max_depth, limits.depth_check_tags))
+
+
+def parse(html: str, limits: ParseLimits = ParseLimits(), utf8: bytes | None = None) -> LexborHTMLParser:
+    """Parse text to a DOM; raise :class:`InputError` when nothing parses.
+
+    ``utf8``, when given, must be ``html`` encoded in UTF-8 (the page's own bytes, say).
+    A tame page (:func:`is_tame`) is then parsed from those bytes: the checks cost less
+    on bytes than on text, and the parser need not encode the text again.
+    """
+    if not html or html.isspace():
         raise InputError("empty input")
-    tree = LexborHTMLParser(sanitize(html, limits))
+    tame_bytes = utf8 is not None and is_tame(utf8, limits)
+    tree = LexborHTMLParser(utf8 if tame_bytes else sanitize(html, limits))
     if tree.root is None:
         raise InputError("the parser produced no document")
     return tree
