@@ -150,7 +150,8 @@ def test_cue_tokens_are_split_on_non_alphanumerics():
     assert F.split_tokens("post_content  big") == ["post", "content", "big"]
     assert F.split_tokens("") == [] and F.split_tokens(None) == []
     doc = page("<div id='Main-Nav' class='post_content  big'><p>Text</p></div><p>Bare</p>")
-    tokens = dict(zip(doc.elements.tags, F.tree_facts(doc).tokens))  # an element's id tokens, then its class's
+    facts = F.tree_facts(doc)
+    tokens = {tag: facts.tokens(i) for i, tag in enumerate(doc.elements.tags)}  # an element's id tokens, then its class's
     assert tokens["div"] == ["main", "nav", "post", "content", "big"]
     assert tokens["p"] == []  # the last <p>, without attributes
 

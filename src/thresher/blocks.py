@@ -18,9 +18,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from collections.abc import Sequence
 from typing import Iterator, NamedTuple
+
+import numpy as np
 
 from .parse import ParseLimits, parse
 
@@ -120,6 +123,39 @@ class Block(NamedTuple):
         return self.link_char_count / self.char_count if self.char_count else 0.0
 
 
+class BlockNumbers(NamedTuple):
+    """The blocks' counts as numpy columns, one row per block (float64; ``element`` int64)."""
+
+    chars: np.ndarray
+    words: np.ndarray
+    link_chars: np.ndarray
+    link_words: np.ndarray
+    tags: np.ndarray
+    is_heading: np.ndarray
+    element: np.ndarray
+
+    @property
+    def link_density(self) -> np.ndarray:
+        """:attr:`Block.link_density` of every block."""
+        return np.divide(self.link_chars, self.chars, out=np.zeros(len(self.chars)), where=self.chars > 0)
+
+
+_NUMBER_FIELDS = tuple(Block._fields.index(name) for name in (
+    "char_count", "word_count", "link_char_count", "link_word_count", "tag_count", "is_heading", "element"))
+
+
+def block_numbers(blocks: Sequence[Block]) -> BlockNumbers:
+    """The counts of ``blocks`` as columns, in one pass over them."""
+    if not blocks:
+        return BlockNumbers(*(np.zeros(0) for _ in range(6)), np.zeros(0, np.int64))
+    fields = list(zip(*blocks))
+    *counts, element = (fields[i] for i in _NUMBER_FIELDS)
+    columns = [np.array(c, np.float64) for c in counts] + [np.array(element, np.int64)]
+    for column in columns:
+        column.flags.writeable = False  # shared by every reader of the document
+    return BlockNumbers(*columns)
+
+
 @dataclass(frozen=True)
 class Document:
     """A parsed page: elements, blocks and the page-level facts extractors need."""
@@ -137,6 +173,11 @@ class Document:
 
     def __len__(self) -> int:
         return len(self.blocks)
+
+    @cached_property
+    def numbers(self) -> BlockNumbers:
+        """The blocks' counts as numpy columns, built on first use (derived, never changed)."""
+        return block_numbers(self.blocks)
 
     @property
     def text_length(self) -> int:
@@ -274,7 +315,8 @@ _NEW_BLOCK = (False, False, 0, 0, 0, 0)
 def _walk(root, b: _Builder, attributes: bool = True) -> None:
     """One iterative pre/post-order walk over the DOM: no recursion, whatever the depth.
 
-    The stack holds nodes to enter and element indices (ints) to leave. The
+    The stack holds nodes to enter and, for elements to leave, a tuple of the
+    element's index, its role and the ``inherited`` bits outside it. The
     elements entered and not yet left are the open elements: the innermost
     one is the parent of the next node entered, and it gives that node its
     depth and the anchor and pre bits (``inherited``) of its ancestors.
@@ -286,8 +328,6 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
     roles, skipped_tags, new_span = _ROLES, SKIPPED_TAGS, tuple.__new__
     tags, parents, depths, attrs_col = b.tags, b.parents, b.depths, b.attrs
     firsts, ends, blocks = b.first_block, b.end_block, b.blocks
-    open_roles: list[int] = []
-    open_inherited: list[int] = []
     block_owners = [0]  # innermost open block-level element (the root stands in before one opens)
     headings = 0  # open heading elements
     # The current block: its spans, and the counters a block records.
@@ -299,9 +339,8 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
-        if node.__class__ is int:  # leaving element ``node``
-            role = open_roles.pop()
-            open_inherited.pop()
+        if node.__class__ is tuple:  # leaving an element
+            node, role, inherited = node
             if role & _BLOCK:  # its pending text becomes a block
                 if has_text:
                     b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count),
@@ -315,7 +354,6 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
                 ends[node] = len(blocks) + has_text
             parent = parents[node]
             depth -= 1
-            inherited = open_inherited[-1] if open_inherited else 0
             continue
         tag = node.tag
         if tag == "-text":
@@ -373,14 +411,14 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
                 block_owners.append(index)
             if role & _HEADING:
                 headings += 1
+            push((index, role, inherited))
             inherited |= role & _INHERITED
         elif child is None:
             ends.append(count + has_text)
             continue
+        else:
+            push((index, 0, inherited))
         ends.append(count)
-        push(index)
-        open_roles.append(role)
-        open_inherited.append(inherited)
         parent = index
         depth += 1
         while child is not None:

@@ -24,6 +24,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Iterable
 
 import numpy as np
@@ -154,19 +155,18 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
     joined = "\x00".join(texts)
     starts = _starts([t + "\x00" for t in texts])
     letters, upper, digits, punct = _char_classes(texts)
-    chars = np.fromiter((b.char_count for b in blocks), np.float64, count=len(blocks))
-    words = np.fromiter((b.word_count for b in blocks), np.float64, count=len(blocks))
+    numbers = doc.numbers
+    chars, words = numbers.chars, numbers.words
     n_words = np.maximum(1.0, words)
     safe_chars = np.maximum(1.0, chars)
     is_stop = stoplist.__contains__
     stops = np.fromiter((sum(map(is_stop, t.lower().split())) for t in texts), np.float64, count=len(texts))
-    tags = np.fromiter((b.tag_count for b in blocks), np.float64, count=len(blocks))
+    tags = numbers.tags
     cols = {
         "log_chars": np.log1p(chars),
         "log_words": np.log1p(words),
-        "link_density": np.fromiter((b.link_density for b in blocks), np.float64, count=len(blocks)),
-        "link_word_share": np.minimum(1.0, np.fromiter((b.link_word_count for b in blocks), np.float64,
-                                                        count=len(blocks)) / n_words),
+        "link_density": numbers.link_density,
+        "link_word_share": np.minimum(1.0, numbers.link_words / n_words),
         "stopword_density": stops / n_words,
         # one line needs no wrapping: its density is its word count
         "text_density": np.fromiter((text_density(b.text) if b.char_count > 80 else b.word_count
@@ -179,7 +179,7 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
         "ends_with_punct": np.fromiter((t[-1:] in ".!?:;\"'”)" for t in texts), np.float64, count=len(texts)),
         "log_tags": np.log1p(tags),
         "tags_per_word": np.minimum(10.0, tags / n_words),
-        "is_heading": np.fromiter((b.is_heading for b in blocks), np.float64, count=len(blocks)),
+        "is_heading": numbers.is_heading,
         "has_copyright": np.fromiter(("\xa9" in t or "opyright" in t for t in texts), np.float64, count=len(texts)),
         "date_like": _matches_per_text(_DATE_LIKE, joined, starts) > 0,
         "starts_upper": np.fromiter((t[:1].isupper() for t in texts), np.float64, count=len(texts)),
@@ -206,7 +206,13 @@ class TreeFacts:
     same_sibling_count: np.ndarray  # siblings with the same tag and class
     hidden: np.ndarray  # the element or an ancestor is hidden (attribute, aria-hidden, inline style)
     parents: np.ndarray  # parent index, the root pointing to itself
-    tokens: list  # list[str] per element
+    ids: list  # id value per element (None when it has none)
+    classes: list  # class value per element (None when it has none)
+    tokens_of: dict  # id or class value -> its tokens (split_tokens)
+
+    def tokens(self, element: int) -> list[str]:
+        """An element's id tokens, then its class tokens."""
+        return self.tokens_of[self.ids[element]] + self.tokens_of[self.classes[element]]
 
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
@@ -224,26 +230,30 @@ def _may_hide(attrs: dict) -> bool:
     return "style" in attrs or "hidden" in attrs or "aria-hidden" in attrs
 
 
-_NO_KEY = (None, None)
+def _hidden_elements(attrs: tuple[dict, ...]) -> np.ndarray:
+    """Per element: whether its own attributes hide it (most have none that could)."""
+    hidden = np.zeros(len(attrs), bool)
+    candidates = [i for i, a in enumerate(attrs) if "style" in a or "hidden" in a or "aria-hidden" in a]
+    hidden[candidates] = [is_hidden(attrs[i]) for i in candidates]
+    return hidden
 
 
-def _own_cues(attrs: tuple[dict, ...]) -> tuple[list, list, np.ndarray, np.ndarray]:
-    """Per element: (id, class) key, id/class tokens, and whether they hold a negative / positive cue.
+def _own_cues(attrs: tuple[dict, ...]) -> tuple[list, list, dict, np.ndarray, np.ndarray]:
+    """Per element: its id and class values, the tokens of each distinct value, and whether
+    the element's tokens hold a negative / positive cue.
 
-    Elements sharing an (id, class) pair share one tokenisation."""
-    keys = [(a.get("id"), a.get("class")) if a else _NO_KEY for a in attrs]
-    memo: dict[tuple, tuple] = {_NO_KEY: ([], False, False)}
-    words: dict[str | None, list[str]] = {}  # one tokenisation per distinct id or class string
-    for key in set(keys):
-        if key not in memo:
-            for raw in key:
-                if raw not in words:
-                    words[raw] = split_tokens(raw)
-            toks = words[key[0]] + words[key[1]]
-            memo[key] = (toks, not NEGATIVE_CUES.isdisjoint(toks), not POSITIVE_CUES.isdisjoint(toks))
-    cues = [memo[key] for key in keys]
-    return (keys, [c[0] for c in cues], np.fromiter((c[1] for c in cues), bool, count=len(cues)),
-            np.fromiter((c[2] for c in cues), bool, count=len(cues)))
+    Each distinct id or class string is tokenised and tested once; an element holds
+    a cue when its id or its class does."""
+    ids = [a.get("id") for a in attrs]
+    classes = [a.get("class") for a in attrs]
+    tokens_of: dict[str | None, list[str]] = {raw: split_tokens(raw) for raw in {*ids, *classes}}
+    slot = {raw: i for i, raw in enumerate(tokens_of)}
+    neg = np.array([not NEGATIVE_CUES.isdisjoint(toks) for toks in tokens_of.values()], bool)
+    pos = np.array([not POSITIVE_CUES.isdisjoint(toks) for toks in tokens_of.values()], bool)
+    n = len(attrs)
+    id_slot = np.fromiter(map(slot.__getitem__, ids), np.int64, count=n)
+    class_slot = np.fromiter(map(slot.__getitem__, classes), np.int64, count=n)
+    return ids, classes, tokens_of, neg[id_slot] | neg[class_slot], pos[id_slot] | pos[class_slot]
 
 
 def _by_depth(depths: np.ndarray) -> list[np.ndarray]:
@@ -258,10 +268,10 @@ def tree_facts(doc: Document) -> TreeFacts:
     els = doc.elements
     n = len(els)
     tags, attrs = els.tags, els.attrs
-    keys, tokens, neg_cue, pos_cue = _own_cues(attrs)
+    ids, classes, tokens_of, neg_cue, pos_cue = _own_cues(attrs)
     parent_arr = np.asarray(els.parents, np.int64).reshape(n)
-    bits = np.fromiter((_CONTEXT_BIT.get(t, 0) for t in tags), np.int64, count=n)
-    hidden = np.fromiter((bool(a) and _may_hide(a) and is_hidden(a) for a in attrs), bool, count=n)
+    bits = np.fromiter(map(_CONTEXT_BIT.get, tags, repeat(0, n)), np.int64, count=n)
+    hidden = _hidden_elements(attrs)
     far = MAX_CUE_DISTANCE
     neg = np.where(neg_cue, 0, far)
     pos = np.where(pos_cue, 0, far)
@@ -274,17 +284,16 @@ def tree_facts(doc: Document) -> TreeFacts:
         hidden[inner] |= hidden[up]
         neg[inner] = np.where(neg_cue[inner], 0, np.minimum(far, neg[up] + 1))
         pos[inner] = np.where(pos_cue[inner], 0, np.minimum(far, pos[up] + 1))
-    signatures = list(zip(els.parents, tags, [key[1] for key in keys]))
+    signatures = list(zip(els.parents, tags, classes))
     signature_counts = Counter(signatures)
-    chars = np.fromiter((b.char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
-    links = np.fromiter((b.link_char_count for b in doc.blocks), np.float64, count=len(doc.blocks))
+    chars, links = doc.numbers.chars, doc.numbers.link_chars
     first, end = np.asarray(els.first_blocks, np.int64), np.asarray(els.end_blocks, np.int64)
     cum_chars = np.concatenate([[0.0], np.cumsum(chars)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
     same = np.fromiter(map(signature_counts.__getitem__, signatures), np.int64, count=n) - 1
     return TreeFacts(bits, neg.astype(np.int64), pos.astype(np.int64),
                      cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
-                     same, hidden, np.where(parent_arr < 0, np.arange(n), parent_arr), tokens)
+                     same, hidden, np.where(parent_arr < 0, np.arange(n), parent_arr), ids, classes, tokens_of)
 
 
 # Sibling repetition saturates here: a 500-paragraph article must look like a 50-paragraph one,
@@ -299,7 +308,7 @@ def _repetition(counts: np.ndarray) -> np.ndarray:
 def dom_context(doc: Document, facts: TreeFacts) -> Columns:
     n = len(doc.blocks)
     total = max(1.0, float(facts.subtree_chars[0])) if len(facts.parents) else 1.0
-    e0 = np.fromiter((b.element for b in doc.blocks), np.int64, count=n)
+    e0 = doc.numbers.element
     chain = [e0]
     for _ in range(3):
         chain.append(facts.parents[chain[-1]])
@@ -327,14 +336,16 @@ def dom_context(doc: Document, facts: TreeFacts) -> Columns:
 
 def block_tokens(doc: Document, facts: TreeFacts, levels: int = 3) -> list[set[str]]:
     """id/class tokens of each block's element and its first ``levels`` - 1 ancestors."""
-    parents = facts.parents
+    parents, ids, classes, tokens_of = facts.parents.tolist(), facts.ids, facts.classes, facts.tokens_of
     out = []
     for block in doc.blocks:
         e = block.element
-        toks = set(facts.tokens[e])
+        toks = set(tokens_of[ids[e]])
+        toks.update(tokens_of[classes[e]])
         for _ in range(levels - 1):
             e = parents[e]
-            toks.update(facts.tokens[e])
+            toks.update(tokens_of[ids[e]])
+            toks.update(tokens_of[classes[e]])
         out.append(toks)
     return out
 
@@ -370,8 +381,7 @@ def gaussian_smooth(values: np.ndarray, sigma: float = 1.0) -> np.ndarray:
 
 def cetr(doc: Document) -> Columns:
     """Tag ratio per block (text chars per tag), smoothed, and its absolute derivative."""
-    ratio = np.fromiter((b.char_count / max(1, b.tag_count) for b in doc.blocks), np.float64,
-                        count=len(doc.blocks))
+    ratio = doc.numbers.chars / np.maximum(1.0, doc.numbers.tags)
     smooth = gaussian_smooth(ratio)
     deriv = np.abs(np.diff(smooth, append=smooth[-1:] if len(smooth) else smooth))
     return Columns(("cetr_ratio", "cetr_derivative"),

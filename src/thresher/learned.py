@@ -100,7 +100,7 @@ def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
 def context_features(doc: Document, p: np.ndarray) -> F.Columns:
     """Stage-1 scores around each block: in reading order, in its ancestors' subtrees, on the page."""
     n = len(p)
-    chars = np.fromiter((b.char_count for b in doc.blocks), np.float64, count=n)
+    chars = doc.numbers.chars
     cols: dict[str, np.ndarray] = {"p": p}
     for offset in (-3, -2, -1, 1, 2, 3):
         cols[f"p@{offset:+d}"] = F.shift(p, offset)
@@ -114,7 +114,7 @@ def context_features(doc: Document, p: np.ndarray) -> F.Columns:
     weighted = (cum_pc[end] - cum_pc[first]) / np.maximum(1.0, cum_c[end] - cum_c[first])
     parents = np.asarray(els.parents, np.int64)
     up = np.where(parents < 0, np.arange(len(parents)), parents)  # the root is its own parent
-    element = np.fromiter((b.element for b in doc.blocks), np.int64, count=n)
+    element = doc.numbers.element
     for level in range(0, 5):
         cols[f"p_anc{level}"] = weighted[element]
         element = up[element]

@@ -121,7 +121,7 @@ def likely_empty(p: np.ndarray, best_expected_f1: float) -> bool:
 
 def block_words(doc: Document) -> np.ndarray:
     """Words per block (at least one: every block has text), the expected-F1 weights."""
-    return np.fromiter((max(1, b.word_count) for b in doc.blocks), np.float64, count=len(doc.blocks))
+    return np.maximum(1.0, doc.numbers.words)
 
 
 def decoding_rule(params: Params, model: L.LearnedModel) -> tuple[str, float]:
