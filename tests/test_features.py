@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from thresher import features as F
 from thresher import learned
@@ -374,3 +377,17 @@ def test_page_features_are_deterministic():
     a, b = learned.page_features(doc, "en"), learned.page_features(doc, "en")
     assert a.base.names == b.base.names
     assert np.array_equal(a.base.values, b.base.values)
+
+
+_PLAIN_DATE_LIKE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="0123456789 /.-a_\u0661\u0663\u00e9", max_size=24))
+def test_date_pattern_finds_what_its_plain_spelling_finds(text):
+    assert [m.span() for m in F._DATE_LIKE.finditer(text)] == [m.span() for m in _PLAIN_DATE_LIKE.finditer(text)]
+
+
+def test_date_pattern_on_chosen_texts():
+    found = [m.group(0) for m in F._DATE_LIKE.finditer("1999 x2001 2020a 3/4/2021 12-31-99 1.2.3 1850 on 07.08.2024")]
+    assert found == ["1999", "3/4/2021", "12-31-99", "07.08.2024"]

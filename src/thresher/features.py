@@ -34,7 +34,10 @@ from .blocks import Document
 WORD = re.compile(r"\w+")
 _TOKEN = re.compile(r"[a-z0-9]+")
 _SENTENCE_END_IN_TEXT = re.compile(r"[.!?](?:\s|\x00|$)")
-_DATE_LIKE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b")
+# A year (19xx, 20xx) or a numeric date, as whole words: r"\b(?:19|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b",
+# written to start with its first digit (the regex engine then skips ahead to digits instead of
+# trying every position; the lookbehinds restore the leading \b and the first digit's value).
+_DATE_LIKE = re.compile(r"\d(?<!\w\d)(?:(?:(?<=1)9|(?<=2)0)\d\d\b|\d?[/.-]\d{1,2}[/.-]\d{2,4}\b)")
 
 # id/class cue words; matched against whole tokens after splitting on non-alphanumerics.
 NEGATIVE_CUES = frozenset(
