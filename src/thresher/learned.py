@@ -86,8 +86,15 @@ def _windows(values: np.ndarray, radius: int, fill: float) -> np.ndarray:
 
 
 def window_max(values: np.ndarray, radius: int) -> np.ndarray:
-    """Largest value within ``radius`` positions (the edges see only the blocks that exist)."""
-    return _windows(values, radius, -np.inf).max(axis=1)
+    """Largest value within ``radius`` positions (the edges see only the blocks that exist).
+
+    One running maximum per offset: faster than reducing a strided window view."""
+    n = len(values)
+    padded = np.pad(np.asarray(values, np.float64), radius, mode="constant", constant_values=-np.inf)
+    out = padded[:n].copy()
+    for offset in range(1, 2 * radius + 1):
+        np.maximum(out, padded[offset:offset + n], out=out)
+    return out
 
 
 def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
