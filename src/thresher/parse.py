@@ -23,12 +23,12 @@ from selectolax.lexbor import LexborHTMLParser
 
 from .errors import InputError
 
-# A start tag long enough to possibly carry an attribute flood. Real tags this
-# long exist (inline SVG paths, data URIs) and are left alone unless they also
-# carry more than ``max_attributes`` attributes. :func:`long_tags` finds them
+# A start tag long enough to possibly carry an attribute flood: what r"<[A-Za-z][^<>]{4096,}>"
+# matches. Real tags this long exist (inline SVG paths, data URIs) and are left alone unless
+# they also carry more than ``max_attributes`` attributes. :func:`long_tags` finds them
 # without scanning every tag.
-_LONG_TAG = re.compile(r"<[A-Za-z][^<>]{4096,}>")
-_LONG_TAG_BYTES = re.compile(rb"<[A-Za-z][^<>]{4096,}>")
+LONG_TAG_RUN = 4096  # characters after the tag name's first letter, up to the closing ">"
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ATTRIBUTE = re.compile(r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
 _TAG_NAME = re.compile(r"<[A-Za-z][^\s/>]*")
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^<>]*?(/?)>")
@@ -54,8 +54,9 @@ class ParseLimits:
     depth_check_tags: int = 20000
 
 
-def long_tags(html: str | bytes, window: int = 2048) -> Iterator[re.Match]:
-    """Every start tag of ``html`` that ``_LONG_TAG`` matches, without scanning every tag.
+def long_tags(html: str | bytes, window: int = 2048) -> Iterator[tuple[int, int]]:
+    """(start, end) of every long start tag of ``html`` (see ``LONG_TAG_RUN``), without
+    scanning every tag.
 
     On UTF-8 bytes lengths count bytes. A tag of 4,096 characters is at least 4,096
     bytes (no byte of a multi-byte character is ``<`` or ``>``), so the bytes of a
@@ -64,10 +65,10 @@ def long_tags(html: str | bytes, window: int = 2048) -> Iterator[re.Match]:
     A tag longer than ``2 * window`` characters covers a whole stretch of
     ``window`` characters with no ``>``, after a ``<``. Stretches are looked at
     one after another, keeping the last ``<`` and ``>`` seen, and each ``<``
-    is tried as a tag start at most once: linear time, and C-speed searches
-    over a few thousand characters per stretch.
+    is tried as a tag start at most once: linear time, and every search is a
+    C-speed ``find`` (a regex would step through the tag character by character).
     """
-    pattern, lt, gt_char = (_LONG_TAG, "<", ">") if isinstance(html, str) else (_LONG_TAG_BYTES, b"<", b">")
+    lt, gt_char = ("<", ">") if isinstance(html, str) else (b"<", b">")
     last_lt = last_gt = tried = -1
     start = 0
     while start + window <= len(html):
@@ -75,29 +76,52 @@ def long_tags(html: str | bytes, window: int = 2048) -> Iterator[re.Match]:
         gt = html.rfind(gt_char, start, end)
         if gt < 0 and tried < last_lt > last_gt:
             tried = last_lt
-            match = pattern.match(html, last_lt)
-            if match:
-                yield match
-                start, last_gt = match.end(), match.end() - 1
+            tag_end = _long_tag_end(html, last_lt, lt, gt_char)
+            if tag_end > 0:
+                yield last_lt, tag_end
+                start, last_gt = tag_end, tag_end - 1
                 continue
         last_gt = max(last_gt, gt)
         last_lt = max(last_lt, html.rfind(lt, start, end))
         start = end
 
 
+def _long_tag_end(html: str | bytes, start: int, lt, gt) -> int:
+    """End of the long start tag at ``start`` (just past its ``>``), or -1 when none starts there.
+
+    Both searches stop at the next ``<``, so each stretch of the page is searched once."""
+    letter = html[start + 1:start + 2]
+    if len(letter) != 1 or (chr(letter[0]) if isinstance(letter, bytes) else letter) not in _ASCII_LETTERS:
+        return -1
+    run = start + 2
+    next_lt = html.find(lt, run)
+    close = html.find(gt, run, len(html) if next_lt < 0 else next_lt)
+    if close < 0 or close - run < LONG_TAG_RUN:
+        return -1
+    return close + 1
+
+
+def _flooded(tag: str, max_attributes: int) -> tuple[str, list[str]] | None:
+    """The name and attributes of a long start tag with more than ``max_attributes`` of them, else None."""
+    if len(tag) - 3 < LONG_TAG_RUN:  # "<", the first letter, ">"
+        return None
+    name = _TAG_NAME.match(tag).group(0)
+    attributes = _ATTRIBUTE.findall(tag, len(name), len(tag) - 1)
+    return (name, attributes) if len(attributes) > max_attributes else None
+
+
 def cap_attributes(html: str, max_attributes: int = 256) -> str:
     """Return ``html`` with every start tag cut to its first ``max_attributes`` attributes."""
     pieces: list[str] = []
     last = 0
-    for match in long_tags(html):
-        tag = match.group(0)
-        name = _TAG_NAME.match(tag).group(0)
-        attributes = _ATTRIBUTE.findall(tag, len(name), len(tag) - 1)
-        if len(attributes) <= max_attributes:
+    for start, end in long_tags(html):
+        flood = _flooded(html[start:end], max_attributes)
+        if flood is None:
             continue
-        pieces.append(html[last:match.start()])
+        name, attributes = flood
+        pieces.append(html[last:start])
         pieces.append(name + " " + " ".join(attributes[:max_attributes]) + ">")
-        last = match.end()
+        last = end
     if not pieces:
         return html
     pieces.append(html[last:])
@@ -158,11 +182,23 @@ def sanitize(html: str, limits: ParseLimits = ParseLimits()) -> str:
 
 
 def is_tame(html: str | bytes, limits: ParseLimits = ParseLimits()) -> bool:
-    """Whether :func:`sanitize` would certainly leave ``html`` as it is: no NUL, no start
-    tag long enough to carry an attribute flood, too few tags to nest past the cap."""
+    """Whether :func:`sanitize` leaves ``html`` (text, or that text in UTF-8) as it is:
+    no NUL, no long start tag with an attribute flood, too few tags to nest past the cap.
+
+    The long tags of the bytes include every long tag of the text; each is decoded and
+    judged as the text's own would be."""
     nul, lt = ("\x00", "<") if isinstance(html, str) else (b"\x00", b"<")
-    return (nul not in html and next(long_tags(html), None) is None
-            and html.count(lt) <= max(limits.max_depth, limits.depth_check_tags))
+    if nul in html or html.count(lt) > max(limits.max_depth, limits.depth_check_tags):
+        return False
+    for start, end in long_tags(html):
+        tag = html[start:end]
+        try:
+            text = tag if isinstance(tag, str) else tag.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        if _flooded(text, limits.max_attributes) is not None:
+            return False
+    return True
 
 
 def parse(html: str, limits: ParseLimits = ParseLimits(), utf8: bytes | None = None) -> LexborHTMLParser:
