@@ -58,6 +58,8 @@ _CONTEXT_BIT = {tag: 1 << i for i, tag in enumerate(CONTEXT_TAGS)}
 BLOCK_TAG_ONE_HOT = ("p", "div", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
                      "blockquote", "dd", "dt", "span", "section", "article", "a", "body", "option",
                      "figcaption", "form", "ul", "tr", "table")
+_CONTEXT_BIT_VALUES = np.array([_CONTEXT_BIT[tag] for tag in CONTEXT_TAGS], np.int64)
+_ONE_HOT_CODE = {tag: k for k, tag in enumerate(BLOCK_TAG_ONE_HOT)}
 NEIGHBOUR_COLUMNS = ("log_words", "link_density", "stopword_density", "text_density", "is_heading",
                      "tag_p", "tag_li", "tag_a", "neg_cue_near", "pos_cue_near")
 MAX_CUE_DISTANCE = 30
@@ -328,12 +330,13 @@ def dom_context(doc: Document, facts: TreeFacts) -> Columns:
         sub = facts.subtree_chars[chain[level]]
         cols[f"anc{level}_text_share"] = sub / total
         cols[f"anc{level}_link_density"] = facts.subtree_link_chars[chain[level]] / np.maximum(1.0, sub)
-    bits = facts.context_bits[e0]
-    for tag in CONTEXT_TAGS:
-        cols[f"in_{tag}"] = (bits & _CONTEXT_BIT[tag]) != 0
-    block_tags = np.array([b.tag for b in doc.blocks], dtype=object)
-    for tag in BLOCK_TAG_ONE_HOT:
-        cols[f"tag_{tag}"] = block_tags == tag
+    inside = (facts.context_bits[e0][:, None] & _CONTEXT_BIT_VALUES) != 0  # (blocks, CONTEXT_TAGS)
+    for k, tag in enumerate(CONTEXT_TAGS):
+        cols[f"in_{tag}"] = inside[:, k]
+    codes = np.fromiter(map(_ONE_HOT_CODE.get, [b.tag for b in doc.blocks], repeat(-1)), np.int64, count=n)
+    one_hot = codes[:, None] == np.arange(len(BLOCK_TAG_ONE_HOT))
+    for k, tag in enumerate(BLOCK_TAG_ONE_HOT):
+        cols[f"tag_{tag}"] = one_hot[:, k]
     return Columns.of({k: np.asarray(v, np.float32) for k, v in cols.items()}, n)
 
 
@@ -480,10 +483,6 @@ def main_heading(doc: Document) -> int:
 SHORT_TEXT_WORDS = 20
 
 
-def is_short(block) -> bool:
-    return block.word_count < SHORT_TEXT_WORDS
-
-
 def page_structure(doc: Document) -> Columns:
     """Repeated short texts and the side of the main heading a block lies on.
 
@@ -493,8 +492,11 @@ def page_structure(doc: Document) -> Columns:
     distance would make the end of a long article look like a footer.
     """
     n = len(doc.blocks)
-    counts = Counter(b.text for b in doc.blocks if is_short(b))
-    repeats = np.fromiter((counts[b.text] - 1 if is_short(b) else 0 for b in doc.blocks), np.float64, count=n)
+    short = (doc.numbers.words < SHORT_TEXT_WORDS).tolist()
+    texts = [b.text for b in doc.blocks]
+    counts = Counter(text for text, is_short_text in zip(texts, short) if is_short_text)
+    repeats = np.array([counts[text] - 1 if is_short_text else 0 for text, is_short_text in zip(texts, short)],
+                       np.float64).reshape(n)
     heading = main_heading(doc)
     side = np.sign(np.arange(n) - heading) if heading >= 0 else np.zeros(n)
     return Columns.of({"text_repeats": np.log1p(repeats), "main_heading_side": side,
