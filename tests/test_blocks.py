@@ -299,3 +299,26 @@ def test_extract_text_is_the_same_with_or_without_attributes():
     for algorithm in ("boilerpipe-article", "justext", "cetr", "justext+tree"):
         assert thresher.extract(html, algorithm=algorithm, language="en") == \
             thresher.extract_result(html, algorithm=algorithm, language="en").render("text")
+
+
+# ------------------------------------------------------------ block numbers
+
+def test_block_numbers_are_the_blocks_counts_as_read_only_columns():
+    doc = build_document('<h1>Title</h1><p>Read <a href="/x">the story</a> now.</p><pre>a\n b</pre>')
+    numbers = doc.numbers
+    assert numbers.chars.tolist() == [b.char_count for b in doc.blocks]
+    assert numbers.words.tolist() == [b.word_count for b in doc.blocks]
+    assert numbers.link_chars.tolist() == [b.link_char_count for b in doc.blocks]
+    assert numbers.link_words.tolist() == [b.link_word_count for b in doc.blocks]
+    assert numbers.tags.tolist() == [b.tag_count for b in doc.blocks]
+    assert numbers.is_heading.tolist() == [1.0, 0.0, 0.0]
+    assert numbers.element.tolist() == [b.element for b in doc.blocks]
+    assert numbers.link_density.tolist() == [b.link_density for b in doc.blocks]
+    assert doc.numbers is numbers  # built once
+    with pytest.raises(ValueError):
+        numbers.chars[0] = 0.0
+
+
+def test_block_numbers_of_a_page_without_blocks_are_empty():
+    numbers = build_document("<html><body><img src=x></body></html>").numbers
+    assert all(len(column) == 0 for column in numbers) and numbers.element.dtype.kind == "i"

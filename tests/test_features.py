@@ -391,3 +391,25 @@ def test_date_pattern_finds_what_its_plain_spelling_finds(text):
 def test_date_pattern_on_chosen_texts():
     found = [m.group(0) for m in F._DATE_LIKE.finditer("1999 x2001 2020a 3/4/2021 12-31-99 1.2.3 1850 on 07.08.2024")]
     assert found == ["1999", "3/4/2021", "12-31-99", "07.08.2024"]
+
+
+def test_an_element_holds_a_cue_through_its_id_or_its_class():
+    doc = page("<div id='share' class='x'><p>By id</p></div><div class='site-footer'><p>By class</p></div>"
+               "<div id='a' class='b'><p>Neither</p></div><div id='main' class='sidebar'><p>Both kinds</p></div>")
+    facts = F.tree_facts(doc)
+    for text, neg, pos in (("By id", 1, 0), ("By class", 1, 0), ("Neither", 0, 0), ("Both kinds", 1, 1)):
+        element = doc.blocks[block_index(doc, text)].element
+        parent = int(facts.parents[element])
+        tokens = facts.tokens(parent)
+        assert (not F.NEGATIVE_CUES.isdisjoint(tokens), not F.POSITIVE_CUES.isdisjoint(tokens)) == (neg, pos)
+        assert (facts.neg_distance[parent] == 0, facts.pos_distance[parent] == 0) == (neg, pos)
+
+
+def test_tag_one_hot_columns_name_each_block_s_own_tag():
+    doc = page("<p>Para</p><h2>Head</h2><custom-el>Custom</custom-el><ul><li>Item</li></ul>")
+    cols = context(doc)
+    one_hot = cols.values[:, [cols.names.index(f"tag_{t}") for t in F.BLOCK_TAG_ONE_HOT]]
+    for block in doc.blocks:
+        expected = [float(block.tag == t) for t in F.BLOCK_TAG_ONE_HOT]
+        assert one_hot[block.index].tolist() == expected
+    assert cols.column("in_li")[block_index(doc, "Item")] == 1.0 and cols.column("in_ul")[block_index(doc, "Item")] == 1.0
