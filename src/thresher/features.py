@@ -158,7 +158,7 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
     texts = [b.text for b in blocks]
     # joined with a separator so no match spans two blocks; offsets account for it
     joined = "\x00".join(texts)
-    starts = _starts([t + "\x00" for t in texts])
+    starts = _starts(texts) + np.arange(len(texts))  # each text is followed by its separator
     letters, upper, digits, punct = _char_classes(texts)
     numbers = doc.numbers
     chars, words = numbers.chars, numbers.words
