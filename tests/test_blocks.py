@@ -322,3 +322,14 @@ def test_block_numbers_are_the_blocks_counts_as_read_only_columns():
 def test_block_numbers_of_a_page_without_blocks_are_empty():
     numbers = build_document("<html><body><img src=x></body></html>").numbers
     assert all(len(column) == 0 for column in numbers) and numbers.element.dtype.kind == "i"
+
+
+def test_mathml_is_page_text_but_its_annotations_and_hidden_copies_are_not():
+    html = ('<body><p>When <math><mi>a</mi><mo>≠</mo><mn>0</mn>'
+            '<annotation encoding="application/x-tex">a \\neq 0</annotation></math> holds</p>'
+            '<p>Also <span style="display: none"><math><mi>b</mi></math></span>'
+            '<img alt="b"> and <math style="display:none"><mi>c</mi></math>.</p></body>')
+    for attributes in (True, False):
+        doc = build_document(html, attributes=attributes)
+        assert [b.text for b in doc.blocks] == ["When a≠0 holds", "Also and ."]
+        assert sorted(doc.elements.tags[i] for i in doc.skipped) == ["annotation", "head", "math", "math"]

@@ -34,10 +34,12 @@ BLOCK_TAGS = frozenset(
     "ol article aside section nav header footer main figure figcaption details summary "
     "address hgroup menu dialog search body html tbody".split())
 HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
-# Elements whose content is never page text.
+# Elements whose content is never page text. MathML is page text (browsers render it, as
+# Readability keeps it); its <annotation> encodings (TeX, say) are not rendered.
 SKIPPED_TAGS = frozenset(
-    "script style template iframe object embed svg math canvas video audio "
-    "map head".split())
+    "script style template iframe object embed svg canvas video audio "
+    "map head annotation annotation-xml".split())
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 # What an element's ``attrs`` is when the document is built without attributes.
 NO_ATTRIBUTES = MappingProxyType({})
@@ -387,7 +389,7 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
         attrs_col.append(attrs)
         count = len(blocks)
         firsts.append(count)
-        if tag in skipped_tags:
+        if tag in skipped_tags or (tag == "math" and is_hidden_math(node)):
             ends.append(count)
             _collect_head_facts(b, node, tag, attrs)
             b.skipped.add(index)
@@ -426,6 +428,16 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
             child = child.prev
     if has_text:
         b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count), block_owners[-1], headings > 0)
+
+
+def is_hidden_math(node) -> bool:
+    """MathML hidden by an inline style on itself or its parent: the accessible copy some
+    pages (Wikipedia) keep beside a rendered image of the same formula. Read from the DOM
+    node, so the document is the same with or without element attributes."""
+    for element in (node, node.parent):
+        if element is not None and _DISPLAY_NONE.search(element.attributes.get("style") or ""):
+            return True
+    return False
 
 
 def _is_json_ld(attrs: dict) -> bool:
