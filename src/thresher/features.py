@@ -24,8 +24,8 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from itertools import repeat
-from typing import Iterable
+from itertools import count, repeat
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -261,15 +261,25 @@ def _own_cues(attrs: tuple[dict, ...]) -> tuple[list, list, dict, np.ndarray, np
     return ids, classes, tokens_of, neg[id_slot] | neg[class_slot], pos[id_slot] | pos[class_slot]
 
 
-def _by_depth(depths: np.ndarray) -> list[np.ndarray]:
-    """Element indices grouped by depth, shallowest first."""
-    order = np.argsort(depths, kind="stable")
-    bounds = np.flatnonzero(np.diff(depths[order])) + 1
-    return np.split(order, bounds)
+def _same_siblings(parents: np.ndarray, tags: Sequence[str], classes: list) -> np.ndarray:
+    """Per element: the other elements with its parent, its tag and its class value.
+
+    Each (tag, class) pair, then each (parent, pair), becomes one integer, and numpy
+    counts the equal ones."""
+    n = len(tags)
+    if not n:
+        return np.zeros(0, np.int64)
+    tag_ids: dict = {}
+    class_ids: dict = {}
+    tag_id = np.fromiter(map(tag_ids.setdefault, tags, count()), np.int64, count=n)
+    class_id = np.fromiter(map(class_ids.setdefault, classes, count()), np.int64, count=n)
+    _, kind = np.unique(tag_id * n + class_id, return_inverse=True)
+    _, group, sizes = np.unique((parents + 1) * n + kind.reshape(n), return_inverse=True, return_counts=True)
+    return sizes[group.reshape(n)] - 1
 
 
 def tree_facts(doc: Document) -> TreeFacts:
-    """Own facts per element, then inherited ones, one depth level at a time (parents first)."""
+    """Own facts per element, then inherited ones (OR along the path, distance to the nearest cue)."""
     els = doc.elements
     n = len(els)
     tags, attrs = els.tags, els.attrs
@@ -277,25 +287,27 @@ def tree_facts(doc: Document) -> TreeFacts:
     parent_arr = np.asarray(els.parents, np.int64).reshape(n)
     bits = np.fromiter(map(_CONTEXT_BIT.get, tags, repeat(0, n)), np.int64, count=n)
     hidden = _hidden_elements(attrs)
+    depths = np.asarray(els.depths, np.int64).reshape(n)
+    up = np.where(parent_arr < 0, np.arange(n), parent_arr)  # the root is its own parent
     far = MAX_CUE_DISTANCE
     neg = np.where(neg_cue, 0, far)
     pos = np.where(pos_cue, 0, far)
-    for level in _by_depth(np.asarray(els.depths, np.int64).reshape(n)):
-        up = parent_arr[level]
-        inner, up = level[up >= 0], up[up >= 0]
-        if not len(inner):
-            continue
-        bits[inner] |= bits[up]
-        hidden[inner] |= hidden[up]
-        neg[inner] = np.where(neg_cue[inner], 0, np.minimum(far, neg[up] + 1))
-        pos[inner] = np.where(pos_cue[inner], 0, np.minimum(far, pos[up] + 1))
-    signatures = list(zip(els.parents, tags, classes))
-    signature_counts = Counter(signatures)
+    # Pointer jumping: after each step every element has seen the ancestors within twice the
+    # distance it had seen before, so log2(depth) vectorised steps cover every path.
+    reach = 1
+    while reach <= (int(depths.max()) if n else 0):
+        gap = depths - depths[up]  # distance to the element's current jump target
+        bits |= bits[up]
+        hidden |= hidden[up]
+        neg = np.minimum(neg, gap + neg[up])
+        pos = np.minimum(pos, gap + pos[up])
+        up = up[up]
+        reach *= 2
     chars, links = doc.numbers.chars, doc.numbers.link_chars
     first, end = np.asarray(els.first_blocks, np.int64), np.asarray(els.end_blocks, np.int64)
     cum_chars = np.concatenate([[0.0], np.cumsum(chars)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
-    same = np.fromiter(map(signature_counts.__getitem__, signatures), np.int64, count=n) - 1
+    same = _same_siblings(parent_arr, tags, classes)
     return TreeFacts(bits, neg.astype(np.int64), pos.astype(np.int64),
                      cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
                      same, hidden, np.where(parent_arr < 0, np.arange(n), parent_arr), ids, classes, tokens_of)
