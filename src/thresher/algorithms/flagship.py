@@ -98,7 +98,7 @@ def expected_f1_cut(p: np.ndarray, words: np.ndarray, allow_empty: bool = False)
     is ``inf`` (nothing is kept): the page most likely has no main content (an error or
     consent page, a shell filled in by scripts). Measured as above: 0.869 -> 0.873 (it
     empties 6 of the 17 pages whose gold text is empty, and one single-block page that
-    scored 0.003). On Readability's test pages it costs 0.936 -> 0.901: it empties five
+    scored 0.003). On Readability's test pages it costs 0.939 -> 0.905: it empties five
     pages of one or two short paragraphs, which is why the flagship does not use it
     unless asked (``Params(allow_empty=True)``).
     """
