@@ -435,7 +435,8 @@ def is_hidden_math(node) -> bool:
     pages (Wikipedia) keep beside a rendered image of the same formula. Read from the DOM
     node, so the document is the same with or without element attributes."""
     for element in (node, node.parent):
-        if element is not None and _DISPLAY_NONE.search(element.attributes.get("style") or ""):
+        if element is not None and element.is_element_node and _DISPLAY_NONE.search(
+                element.attributes.get("style") or ""):
             return True
     return False
 
