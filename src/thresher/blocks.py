@@ -39,7 +39,7 @@ HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 SKIPPED_TAGS = frozenset(
     "script style template iframe object embed svg canvas video audio "
     "map head annotation annotation-xml".split())
-_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 # What an element's ``attrs`` is when the document is built without attributes.
 NO_ATTRIBUTES = MappingProxyType({})
@@ -434,11 +434,14 @@ def is_hidden_math(node) -> bool:
     """MathML hidden by an inline style on itself or its parent: the accessible copy some
     pages (Wikipedia) keep beside a rendered image of the same formula. Read from the DOM
     node, so the document is the same with or without element attributes."""
-    for element in (node, node.parent):
-        if element is not None and element.is_element_node and _DISPLAY_NONE.search(
-                element.attributes.get("style") or ""):
-            return True
-    return False
+    return any(element is not None and element.is_element_node and hidden_by_style(element.attributes)
+               for element in (node, node.parent))
+
+
+def hidden_by_style(attrs: dict) -> bool:
+    """An inline ``display:none`` or ``visibility:hidden`` style."""
+    style = attrs.get("style")
+    return bool(style) and _HIDDEN_STYLE.search(style) is not None
 
 
 def _is_json_ld(attrs: dict) -> bool:

@@ -29,7 +29,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .blocks import Document
+from .blocks import Document, hidden_by_style
 
 WORD = re.compile(r"\w+")
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -220,15 +220,13 @@ class TreeFacts:
         return self.tokens_of[self.ids[element]] + self.tokens_of[self.classes[element]]
 
 
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
 def is_hidden(attrs: dict) -> bool:
     """Hidden by the ``hidden`` attribute, ``aria-hidden="true"`` or an inline style."""
     if "hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true":
         return True
-    style = attrs.get("style")
-    return bool(style) and _HIDDEN_STYLE.search(style) is not None
+    return hidden_by_style(attrs)
 
 
 def _may_hide(attrs: dict) -> bool:

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Callable, NamedTuple, Sequence
 
-from ..blocks import Document
+from ..blocks import Document, hidden_by_style
 from .base import Algorithm, Classification, Context
 
 # Tags whose content is never article text (the "low-hanging fruit").
@@ -128,7 +128,6 @@ NEVER_PRUNED = frozenset("html body main article".split())
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
 _WORD_PART = re.compile(r"([a-z]+)\d*")
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
 @dataclass(frozen=True)
@@ -240,8 +239,7 @@ def is_hidden(attrs: dict) -> bool:
     copies of headings from screen readers (measured on wcxb-dev: pruning
     them cost more main content than boilerplate).
     """
-    style = attrs.get("style")
-    return bool(style) and _HIDDEN_STYLE.search(style) is not None
+    return hidden_by_style(attrs)
 
 
 def prune_trigger(tag: str, attrs: dict, p: Params, memo: dict) -> str:
