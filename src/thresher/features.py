@@ -220,8 +220,6 @@ class TreeFacts:
         return self.tokens_of[self.ids[element]] + self.tokens_of[self.classes[element]]
 
 
-
-
 def is_hidden(attrs: dict) -> bool:
     """Hidden by the ``hidden`` attribute, ``aria-hidden="true"`` or an inline style."""
     if "hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true":
@@ -236,7 +234,7 @@ def _may_hide(attrs: dict) -> bool:
 def _hidden_elements(attrs: tuple[dict, ...]) -> np.ndarray:
     """Per element: whether its own attributes hide it (most have none that could)."""
     hidden = np.zeros(len(attrs), bool)
-    candidates = [i for i, a in enumerate(attrs) if "style" in a or "hidden" in a or "aria-hidden" in a]
+    candidates = [i for i, a in enumerate(attrs) if _may_hide(a)]
     hidden[candidates] = [is_hidden(attrs[i]) for i in candidates]
     return hidden
 
@@ -286,14 +284,14 @@ def tree_facts(doc: Document) -> TreeFacts:
     bits = np.fromiter(map(_CONTEXT_BIT.get, tags, repeat(0, n)), np.int64, count=n)
     hidden = _hidden_elements(attrs)
     depths = np.asarray(els.depths, np.int64).reshape(n)
-    up = np.where(parent_arr < 0, np.arange(n), parent_arr)  # the root is its own parent
+    parents = np.where(parent_arr < 0, np.arange(n), parent_arr)  # the root is its own parent
     far = MAX_CUE_DISTANCE
     neg = np.where(neg_cue, 0, far)
     pos = np.where(pos_cue, 0, far)
     # Pointer jumping: after each step every element has seen the ancestors within twice the
     # distance it had seen before, so log2(depth) vectorised steps cover every path.
-    reach = 1
-    while reach <= (int(depths.max()) if n else 0):
+    up, reach, deepest = parents, 1, int(depths.max()) if n else 0
+    while reach <= deepest:
         gap = depths - depths[up]  # distance to the element's current jump target
         bits |= bits[up]
         hidden |= hidden[up]
@@ -308,7 +306,7 @@ def tree_facts(doc: Document) -> TreeFacts:
     same = _same_siblings(parent_arr, tags, classes)
     return TreeFacts(bits, neg.astype(np.int64), pos.astype(np.int64),
                      cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
-                     same, hidden, np.where(parent_arr < 0, np.arange(n), parent_arr), ids, classes, tokens_of)
+                     same, hidden, parents, ids, classes, tokens_of)
 
 
 # Sibling repetition saturates here: a 500-paragraph article must look like a 50-paragraph one,
