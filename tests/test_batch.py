@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import gzip
 import os
+import threading
+import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 
-from thresher.batch import BatchRecord, chunk_size, extract_many
+from thresher.batch import BatchRecord, _Pool, chunk_size, extract_many
 
 ALG = "justext"
 PARAGRAPH = ("It was the best of times and it was the worst of times, it was the age of wisdom and it was "
@@ -87,6 +90,31 @@ def test_dead_worker_costs_one_error_record():
     assert records[1].error.type == "ValueError"
     assert records[2].error.type == "WorkerCrashed"
     assert records[4].output == "None|five|"
+
+
+def stuck_chunk(chunk):
+    """Picklable work that marks its start (the chunk names a file) and then never finishes in time."""
+    Path(chunk[0]).touch()
+    time.sleep(300)
+    return []
+
+
+def test_restarting_a_pool_kills_a_worker_that_would_never_finish(tmp_path):
+    # A broken pool can hold such a worker: CPython 3.11 may start one while it terminates the
+    # others after a crash, and then wait for it. restart() must not wait with it.
+    pool = _Pool(1, stuck_chunk)
+    started = tmp_path / "started"
+    future = pool.submit([str(started)])
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists(), "the worker never started its task"
+    restarted = threading.Event()
+    threading.Thread(target=lambda: (pool.restart(), restarted.set()), daemon=True).start()
+    assert restarted.wait(60), "restart() waited for a worker that does not finish"
+    with pytest.raises(BrokenProcessPool):
+        future.result(timeout=10)
+    pool.close()
 
 
 def test_generators_are_consumed_lazily_in_order():

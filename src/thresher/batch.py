@@ -128,11 +128,27 @@ class _Pool:
         return self._executor.submit(self._work, chunk)
 
     def restart(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        """Replace a broken pool (a worker died)."""
+        _stop(self._executor, broken=True)
         self._executor = self._new()
 
     def close(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        _stop(self._executor, broken=bool(getattr(self._executor, "_broken", False)))
+
+
+def _stop(executor: ProcessPoolExecutor, broken: bool) -> None:
+    """Shut ``executor`` down and wait for it; a broken one has its live workers killed first.
+
+    When a worker dies while another task is being submitted, CPython (3.11) can start a
+    new worker after the broken pool has terminated the workers it knew of, and then wait
+    for that one forever: ``shutdown(wait=True)`` would never return. ``_processes`` is the
+    executor's own table of workers (private, hence read with a default).
+    """
+    if broken:
+        for process in list((getattr(executor, "_processes", None) or {}).values()):
+            if process.is_alive():
+                process.kill()
+    executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _isolate(pool: _Pool, chunk: list[_Job]) -> list[BatchRecord]:
