@@ -391,12 +391,13 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
 # A second model family does help. The lead: a network over the page's block sequence (an MLP on
 # the 140 base features plus an id/class-token embedding, a width-5 convolution, a transformer
 # encoder, a width-3 convolution). It was trained with torch on the same folds with one untuned
-# recipe (12 epochs, AdamW, a one-cycle learning rate). Held out alone it scores 0.8639 (width 96, 2 layers), 0.8587 (32, 1) and 0.8507
-# (64, convolutions only). Averaged 50/50 with this model's final scores: 0.8766 (documentation
-# 0.940), 0.8728 and 0.8717. Two tree models of different feature sets averaged give 0.8699 to
-# 0.8706, so the gain comes from the network, not from averaging. A numpy forward pass costs
-# about 7.5 / 2.2 / 0.6 ms per wcxb-dev page at those sizes, and attention is quadratic in the
-# block count, so shipping it needs windowed attention and time bought back elsewhere.
+# recipe (12 epochs, AdamW, a one-cycle learning rate). Held out alone it scores 0.8639 (width 96,
+# 2 layers), 0.8587 (32, 1) and 0.8507 (64, convolutions only). Averaged 50/50 with this model's
+# final scores: 0.8766 (documentation 0.940), 0.8728 and 0.8717. Two tree models of different
+# feature sets averaged give 0.8699 to 0.8706, so the gain comes from the network, not from
+# averaging. A numpy forward pass costs about 7.5 / 2.2 / 0.6 ms per wcxb-dev page at those sizes,
+# and attention is quadratic in the block count, so shipping it needs windowed attention and time
+# bought back elsewhere.
 _DRAGNET = TrainParams(threshold=0.25, vocabulary_size=1000, decoding="threshold")
 ALGORITHM_PARAMS = {"dragnet": _DRAGNET, "dragnet-comments": _DRAGNET}
 
