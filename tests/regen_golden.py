@@ -8,7 +8,7 @@ read and accepted; then review ``git diff tests/golden`` before committing::
     .venv/bin/python tests/regen_golden.py --case forum justext
 
 The default set is justext and declutter, plus those of boilerpipe-article,
-density, cetr, thresher and dragnet that are registered and whose model is
+density, cetr, thresher, thresher-accurate and dragnet that are registered and whose model is
 installed. ``--check`` writes nothing and lists the files that would change.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ALWAYS = ("justext", "declutter")
-IF_AVAILABLE = ("boilerpipe-article", "density", "cetr", "thresher", "dragnet")
+IF_AVAILABLE = ("boilerpipe-article", "density", "cetr", "thresher", "thresher-accurate", "dragnet")
 PROBE = "<html><body><p>A tiny page to check that the algorithm's model is installed.</p></body></html>"
 
 

@@ -322,3 +322,41 @@ def test_cli_train_dragnet(dataset, tmp_path, capsys):
     assert meta["datasets"] == [dataset.name] and meta["seed"] == T.SEED
     printed = json.loads(capsys.readouterr().out)
     assert printed["pages"] == 16 and 0.0 <= printed["f1"] <= 1.0
+
+
+def test_train_accurate_adds_a_network_that_the_extractor_averages_in(pages, tmp_path):
+    """thresher-accurate: the same trees plus the block-sequence network, saved with its weight;
+    extraction averages the two, and the explain view shows both."""
+    pytest.importorskip("torch", reason="PyTorch (the train extra) is not installed")
+    from thresher.seqmodel import SequenceNet
+    from thresher.training.sequence import SequenceParams
+
+    p = dataclasses.replace(SMALL, network=True, sequence=SequenceParams(width=8, layers=1, heads=2, embedding=4,
+                                                                          epochs=20, learning_rate=1e-2))
+    out = tmp_path / "accurate.npz"
+    T.train_prepared("thresher-accurate", pages, out, cv=None, p=p, log=quiet)
+    models, meta = load(out)
+    assert set(models) == {"stage1", "stage2", "network"} and isinstance(models["network"], SequenceNet)
+    assert meta["network_weight"] == 0.5 and L.load_learned(str(out)).network_weight == 0.5
+    assert models["network"].feature_names == models["stage1"].feature_names
+    html, _, paras, nav = new_page(3)
+    result = thresher.extract_result(html, algorithm="thresher-accurate", model=str(out), language="en",
+                                     explain=True)
+    assert all(para in result.text for para in paras) and not any(link in result.text for link in nav)
+    reasons = result.classification.reasons
+    assert all("trees " in r and "network " in r for r in reasons)
+
+
+def test_network_scores_are_averaged_with_the_guarded_tree_scores(pages):
+    pytest.importorskip("torch", reason="PyTorch (the train extra) is not installed")
+    from thresher.training.sequence import SequenceParams
+
+    p = dataclasses.replace(SMALL, network=True, network_weight=0.25,
+                            sequence=SequenceParams(width=8, layers=1, heads=2, embedding=4, epochs=1))
+    trained = T.train_flagship_models(pages, p)
+    page = pages[0].features
+    s = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7, trained.network, 0.25)
+    np.testing.assert_allclose(s.final, 0.75 * s.guarded + 0.25 * s.network)
+    plain = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7)
+    assert plain.network is None and np.array_equal(plain.final, s.guarded)
+    assert np.array_equal(T.predict(trained, page), s.final)

@@ -38,6 +38,7 @@ TRAINERS = {
     "density-classifier": "thresher.training.density_classifier:train_density_classifier",
     "dragnet": "thresher.training.learned:train_dragnet",
     "thresher": "thresher.training.learned:train_flagship",
+    "thresher-accurate": "thresher.training.learned:train_flagship_accurate",
     "dragnet-comments": "thresher.training.learned:train_dragnet_comments",
 }
 EPILOG = """exit codes:

@@ -6,7 +6,10 @@ reading order and in the tree (the mean score of each ancestor's subtree), and
 from where it lies against the page's main run of confident content, so that a
 forum's posts, a service page's sections or a product description rise or fall
 together, and a related-articles list after an article falls with the rest.
-Both stages are tree ensembles evaluated by :mod:`thresher.treemodel`.
+Both stages are tree ensembles evaluated by :mod:`thresher.treemodel`. A model file may
+add a third, a block-sequence network (:mod:`thresher.seqmodel`) that reads stage 1's
+columns for the whole page in reading order; the final scores then average it with stage 2's
+(the ``thresher-accurate`` model).
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -184,17 +188,38 @@ def guard_confident(own: np.ndarray, final: np.ndarray, in_run: np.ndarray, conf
     return np.where((own >= confident) & in_run, np.maximum(own, final), final)
 
 
+class StageScores(NamedTuple):
+    """Per-block probabilities: stage 1's (``own``), stage 2's (``context``), stage 2's after
+    :func:`guard_confident` (``guarded``), the sequence network's (``network``, None without
+    one) and the ``final`` ones the decoding reads."""
+
+    own: np.ndarray
+    context: np.ndarray
+    guarded: np.ndarray
+    network: np.ndarray | None
+    final: np.ndarray
+
+
+def blend(guarded: np.ndarray, network: np.ndarray | None, network_weight: float) -> np.ndarray:
+    """The final scores: stage 2's (guarded), averaged with the network's where there is one."""
+    if network is None:
+        return guarded
+    return (1.0 - network_weight) * guarded + network_weight * network
+
+
 def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vocabulary: tuple[str, ...],
-                     confident: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The flagship's (stage-1, stage-2, final) probabilities per block: the final ones are
-    stage 2's after :func:`guard_confident`. Without a stage-2 model all three are stage 1's."""
+                     confident: float, network: Model | None = None, network_weight: float = 0.0) -> StageScores:
+    """The flagship's scores. Without a stage-2 model every stage's are stage 1's; a
+    ``network`` (which reads stage 1's columns) is averaged in with ``network_weight``."""
     s1 = stage1_features(page, vocabulary)
     own = score_stage(stage1, s1)
+    net = score_stage(network, s1) if network is not None else None
     if stage2 is None:
-        return own, own, own
+        return StageScores(own, own, own, net, blend(own, net, network_weight))
     columns = stage2_features(s1, page.doc, own)
     context = score_stage(stage2, columns)
-    return own, context, guard_confident(own, context, columns.column("run_member") > 0, confident)
+    guarded = guard_confident(own, context, columns.column("run_member") > 0, confident)
+    return StageScores(own, context, guarded, net, blend(guarded, net, network_weight))
 
 
 # ------------------------------------------------------------------ models
@@ -207,6 +232,11 @@ class LearnedModel:
     vocabulary: tuple[str, ...]
     threshold: float
     meta: dict
+
+    @property
+    def network_weight(self) -> float:
+        """The sequence network's share of the final scores (0 when the file has no network)."""
+        return float(self.meta.get("network_weight", 0.0)) if "network" in self.models else 0.0
 
     @property
     def decoding(self) -> str:

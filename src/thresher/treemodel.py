@@ -9,10 +9,14 @@ File layout (``numpy.savez_compressed``, loaded with ``allow_pickle=False``):
   ``left``/``right`` (int32 absolute node indices; leaves point to
   themselves), ``value`` (float64 leaf outputs), ``roots`` (int32), ``depth``
   and ``base`` (scalars). A row goes left when ``x[feature] <= threshold``.
-* for ``linear``: ``mean``, ``scale``, ``coef`` (float64) and ``base``.
+* for ``linear``: ``mean``, ``scale``, ``coef`` (float64) and ``base``;
+* for ``sequence`` (version 2): the header adds ``token_columns``, and the arrays are
+  ``layers``, ``heads``, ``chunk`` and the float32 weights ``w.<name>`` of
+  :class:`thresher.seqmodel.SequenceNet`.
 
-The margin is the sum of the leaf values (or the linear score) plus ``base``;
-probabilities are its logistic.
+The margin is the sum of the leaf values (or the linear score) plus ``base``, or the
+sequence network's output; probabilities are its logistic. Files of version 1 (trees and
+linear models only) are read as they are.
 """
 from __future__ import annotations
 
@@ -27,9 +31,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .errors import ModelError
+from .seqmodel import SequenceNet, from_arrays
 
 SCHEMA = "thresher.model"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
 # Ensembles no deeper than this are evaluated as complete binary trees (see CompleteTrees).
 COMPLETE_MAX_DEPTH = 10
 
@@ -221,7 +227,7 @@ class LinearModel:
         return {"mean": self.mean, "scale": self.scale, "coef": self.coef, "base": np.asarray(self.base)}
 
 
-Model = TreeEnsemble | LinearModel
+Model = TreeEnsemble | LinearModel | SequenceNet
 
 
 def probability(model: Model, x: np.ndarray) -> np.ndarray:
@@ -235,6 +241,8 @@ def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -
     for name, model in models.items():
         header["models"][name] = {"kind": model.kind, "feature_names": list(model.feature_names),
                                   "meta": model.meta}
+        if isinstance(model, SequenceNet):
+            header["models"][name]["token_columns"] = list(model.token_columns)
         for key, value in model.arrays().items():
             arrays[f"{name}.{key}"] = value
     arrays["header"] = np.asarray(json.dumps(header))
@@ -260,8 +268,9 @@ def load(path: str | Path) -> tuple[dict[str, Model], dict]:
         raise ModelError(f"{path}: model header is malformed")
     if header.get("schema") != SCHEMA:
         raise ModelError(f"{path}: schema {header.get('schema')!r} is not {SCHEMA!r}")
-    if header.get("version") != VERSION:
-        raise ModelError(f"{path}: model version {header.get('version')} unsupported (this thresher reads {VERSION})")
+    if header.get("version") not in READABLE_VERSIONS:
+        raise ModelError(f"{path}: model version {header.get('version')} unsupported "
+                         f"(this thresher reads {', '.join(map(str, READABLE_VERSIONS))})")
     try:
         models = {name: _build(name, spec, arrays) for name, spec in header["models"].items()}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -278,6 +287,8 @@ def _build(name: str, spec: dict, arrays: dict[str, np.ndarray]) -> Model:
                             int(get("depth")), float(get("base")), spec.get("meta", {}))
     if spec["kind"] == "linear":
         return LinearModel(names, get("mean"), get("scale"), get("coef"), float(get("base")), spec.get("meta", {}))
+    if spec["kind"] == "sequence":
+        return from_arrays(names, spec, get)
     raise ModelError(f"model {name!r}: unknown kind {spec['kind']!r}")
 
 

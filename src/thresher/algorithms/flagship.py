@@ -9,6 +9,10 @@ confident content, which smooths the decision over reading order and over the
 tree; a block of that run which stage 1 is confident about keeps its own score
 (:func:`thresher.learned.guard_confident`). Trained on labelled pages by
 ``thresher train``; the shipped model lives in ``thresher/models/thresher.npz``.
+
+``thresher-accurate`` is the same two stages averaged with a block-sequence network
+(:mod:`thresher.seqmodel`) that reads the whole page's stage-1 columns in reading order
+(``thresher/models/thresher-accurate.npz``): more accurate held out, and slower.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ from ..blocks import Document
 from .base import Algorithm, Classification, Context
 
 MODEL_FILE = "thresher.npz"
+ACCURATE_MODEL_FILE = "thresher-accurate.npz"
 
 
 @dataclass(frozen=True)
@@ -59,22 +64,25 @@ class Params:
 
 
 class Scores(NamedTuple):
-    """Per-block probabilities of one page: stage 1's (``own``), stage 2's (``context``;
-    stage 1's again without smoothing) and the ``final`` ones after the main-run guard."""
+    """Per-block probabilities of one page (:class:`thresher.learned.StageScores`; without
+    smoothing, stage 2's are stage 1's) and the model that gave them."""
 
-    own: np.ndarray
-    context: np.ndarray
-    final: np.ndarray
+    stages: L.StageScores
     model: L.LearnedModel
+
+    @property
+    def final(self) -> np.ndarray:
+        return self.stages.final
 
 
 def scores(doc: Document, context: Context, smoothing: bool = True,
-           confident: float = Params.confident) -> Scores:
-    model = L.load_learned(context.model or L.shipped_model_path(MODEL_FILE))
+           confident: float = Params.confident, model_file: str = MODEL_FILE) -> Scores:
+    model = L.load_learned(context.model or L.shipped_model_path(model_file))
     stage2 = model.models.get("stage2") if smoothing else None
-    own, in_context, final = L.two_stage_scores(model.stage("stage1"), stage2, L.page_features(doc, context.language),
-                                                model.vocabulary, confident)
-    return Scores(own, in_context, final, model)
+    network = model.models.get("network")
+    stages = L.two_stage_scores(model.stage("stage1"), stage2, L.page_features(doc, context.language),
+                                model.vocabulary, confident, network, model.network_weight)
+    return Scores(stages, model)
 
 
 def nothing_kept(keep: np.ndarray) -> bool:
@@ -156,25 +164,43 @@ def decide_page(p: np.ndarray, doc: Document, decoding: str, threshold: float,
     return decide(p, threshold, params)
 
 
-def reason(own: float, in_context: float, final: float, threshold: float, rule: str = "threshold") -> str:
-    guarded = ", confident in the main run" if final > in_context else ""
+def reason(own: float, in_context: float, final: float, threshold: float, rule: str = "threshold",
+           guarded: float | None = None, network: float | None = None) -> str:
+    """One block's explain line. ``guarded``: stage 2's score after the main-run guard (when
+    it differs from ``final``); ``network``: the sequence network's score, if the model has one."""
+    guarded = final if guarded is None else guarded
+    confident = ", confident in the main run" if guarded > in_context else ""
+    parts = f"own {own:.2f}{confident}"
+    if network is not None:
+        parts += f", trees {guarded:.2f}, network {network:.2f}"
     applied = f"{rule} {threshold:.2f}" if math.isfinite(threshold) else f"{rule}: the page likely has no main content"
-    return f"p={final:.2f} (own {own:.2f}{guarded}, {applied})"
+    return f"p={final:.2f} ({parts}, {applied})"
 
 
-def run(doc: Document, params: Params, context: Context) -> Classification:
-    p = scores(doc, context, params.smoothing, params.confident)
-    decoding, threshold = decoding_rule(params, p.model)
-    keep, threshold = decide_page(p.final, doc, decoding, threshold, params)
-    reasons = ()
-    if context.explain:
-        rule = L.DECODING_NAMES[decoding]
-        rows = zip(p.own.tolist(), p.context.tolist(), p.final.tolist())
-        reasons = [reason(own, in_context, final, threshold, rule) for own, in_context, final in rows]
-    return Classification.from_labels(keep, reasons, p.final)
+def reasons(stages: L.StageScores, threshold: float, rule: str) -> list[str]:
+    rows = zip(stages.own.tolist(), stages.context.tolist(), stages.final.tolist())
+    if stages.network is None:
+        return [reason(own, ctx, final, threshold, rule) for own, ctx, final in rows]
+    return [reason(own, ctx, final, threshold, rule, guarded, net)
+            for (own, ctx, final), guarded, net in zip(rows, stages.guarded.tolist(), stages.network.tolist())]
 
 
-ALGORITHM = Algorithm(
-    name="thresher", params_type=Params, run_fn=run,
-    summary="learned two-stage tree ensemble over text, DOM, cue and structure features (default)",
-    source="thresher; features after Kohlschütter et al. 2010, Peters & Lecocq 2013, Weninger et al. 2010")
+def _runner(model_file: str):
+    def run(doc: Document, params: Params, context: Context) -> Classification:
+        p = scores(doc, context, params.smoothing, params.confident, model_file)
+        decoding, threshold = decoding_rule(params, p.model)
+        keep, threshold = decide_page(p.final, doc, decoding, threshold, params)
+        why = reasons(p.stages, threshold, L.DECODING_NAMES[decoding]) if context.explain else ()
+        return Classification.from_labels(keep, why, p.final)
+    return run
+
+
+run = _runner(MODEL_FILE)
+SOURCE = "thresher; features after Kohlschütter et al. 2010, Peters & Lecocq 2013, Weninger et al. 2010"
+ALGORITHMS = (
+    Algorithm(name="thresher", params_type=Params, run_fn=run, source=SOURCE,
+              summary="learned two-stage tree ensemble over text, DOM, cue and structure features (default)"),
+    Algorithm(name="thresher-accurate", params_type=Params, run_fn=_runner(ACCURATE_MODEL_FILE), source=SOURCE,
+              summary="the flagship's trees averaged with a block-sequence network: more accurate, slower"),
+)
+ALGORITHM = ALGORITHMS[0]

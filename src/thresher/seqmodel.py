@@ -1,0 +1,151 @@
+"""A block-sequence network evaluated with numpy alone (model kind ``"sequence"``).
+
+It reads one page's feature rows *in reading order* and gives every block a
+score from the whole sequence around it, where a tree model sees each row on its own:
+
+1. input: the numeric columns, standardised and clipped to +-``CLIP``, beside the
+   mean embedding of the block's id/class token columns (the token columns are
+   0/1; a block without tokens gets zeros); a two-layer perceptron (tanh GELU);
+2. a width-5 convolution over reading order (residual, ReLU);
+3. ``layers`` pre-norm transformer layers whose attention runs within consecutive
+   chunks of ``chunk`` blocks, so the cost stays linear in the page length;
+4. a width-3 convolution (residual, ReLU), layer norm and one logit per block.
+
+The weights are stored in the model file (:mod:`thresher.treemodel`'s layout) under
+the names below, in the shapes ``torch.nn.Linear`` / ``Conv1d`` / ``LayerNorm`` give
+them; :mod:`thresher.training.sequence` trains it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .errors import ModelError
+
+CLIP = 6.0
+LAYER_NORM_EPS = 1e-5
+# weight names, besides the per-layer ones "layer{i}.{name}" for each of LAYER_WEIGHTS
+INPUT_WEIGHTS = ("mean", "scale", "embedding", "in1.weight", "in1.bias", "in2.weight", "in2.bias",
+                 "conv1.weight", "conv1.bias", "conv2.weight", "conv2.bias", "norm.weight", "norm.bias",
+                 "out.weight", "out.bias")
+LAYER_WEIGHTS = ("ln1.weight", "ln1.bias", "qkv.weight", "qkv.bias", "proj.weight", "proj.bias",
+                 "ln2.weight", "ln2.bias", "ff1.weight", "ff1.bias", "ff2.weight", "ff2.bias")
+
+
+def weight_names(layers: int) -> tuple[str, ...]:
+    return INPUT_WEIGHTS + tuple(f"layer{i}.{w}" for i in range(layers) for w in LAYER_WEIGHTS)
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """GELU, tanh approximation (what the network is trained with)."""
+    return 0.5 * x * (1.0 + np.tanh(np.float32(0.7978845608028654) * (x + np.float32(0.044715) * x * x * x)))
+
+
+def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    mean = x.mean(axis=1, keepdims=True)
+    centred = x - mean
+    var = (centred * centred).mean(axis=1, keepdims=True)
+    return centred / np.sqrt(var + np.float32(LAYER_NORM_EPS)) * weight + bias
+
+
+def linear(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    return x @ weight.T + bias
+
+
+def conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """Convolution over the rows (``weight``: (out, in, width), zero padding at both ends)."""
+    n, width = x.shape[0], weight.shape[2]
+    padded = np.pad(x, ((width // 2, width // 2), (0, 0)))
+    out = np.broadcast_to(bias, (n, weight.shape[0])).copy()
+    for j in range(width):
+        out += padded[j:j + n] @ weight[:, :, j].T
+    return out
+
+
+def softmax_rows(scores: np.ndarray) -> np.ndarray:
+    scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return scores / scores.sum(axis=-1, keepdims=True)
+
+
+def chunked_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, heads: int, chunk: int) -> np.ndarray:
+    """Multi-head attention of each block over the blocks of its own chunk of ``chunk``."""
+    n, width = q.shape
+    size = width // heads
+    out = np.empty_like(q)
+    scale = np.float32(1.0 / np.sqrt(size))
+    for start in range(0, n, chunk):
+        rows = slice(start, min(n, start + chunk))
+        qh, kh, vh = (t[rows].reshape(-1, heads, size).transpose(1, 0, 2) for t in (q, k, v))
+        mixed = softmax_rows(qh @ kh.transpose(0, 2, 1) * scale) @ vh
+        out[rows] = mixed.transpose(1, 0, 2).reshape(-1, width)
+    return out
+
+
+@dataclass(frozen=True)
+class SequenceNet:
+    """``token_columns``: the feature names read as a bag of id/class tokens (0/1); every other
+    name is a numeric input. ``weights``: float32 arrays named as :func:`weight_names`."""
+
+    feature_names: tuple[str, ...]
+    token_columns: tuple[str, ...]
+    weights: dict
+    layers: int
+    heads: int
+    chunk: int
+    meta: dict = field(default_factory=dict)
+
+    kind = "sequence"
+
+    def __post_init__(self) -> None:
+        missing = set(weight_names(self.layers)) - self.weights.keys()
+        if missing:
+            raise ModelError(f"sequence model lacks weights {sorted(missing)[:3]}")
+        if self.heads < 1 or self.chunk < 1 or self.weights["in2.weight"].shape[0] % self.heads:
+            raise ModelError("sequence model: heads must divide the width, and heads and chunk be positive")
+
+    @cached_property
+    def _columns(self) -> tuple[np.ndarray, np.ndarray]:
+        tokens = set(self.token_columns)
+        numeric = [i for i, name in enumerate(self.feature_names) if name not in tokens]
+        position = {name: i for i, name in enumerate(self.feature_names)}
+        return np.array(numeric, np.int64), np.array([position[t] for t in self.token_columns], np.int64)
+
+    def margin(self, x: np.ndarray) -> np.ndarray:
+        """One logit per row of ``x`` (a page's blocks, in reading order)."""
+        if x.shape[0] == 0:
+            return np.zeros(0)
+        w = self.weights
+        h = self._input(np.asarray(x, np.float32))
+        h = h + np.maximum(conv(h, w["conv1.weight"], w["conv1.bias"]), 0)
+        for i in range(self.layers):
+            h = self._layer(h, {name: w[f"layer{i}.{name}"] for name in LAYER_WEIGHTS})
+        h = h + np.maximum(conv(h, w["conv2.weight"], w["conv2.bias"]), 0)
+        return linear(layer_norm(h, w["norm.weight"], w["norm.bias"]), w["out.weight"], w["out.bias"])[:, 0]
+
+    def _input(self, x: np.ndarray) -> np.ndarray:
+        w = self.weights
+        numeric, token = self._columns
+        values = np.clip((x[:, numeric] - w["mean"]) / w["scale"], -CLIP, CLIP)
+        bag = x[:, token]
+        embedded = (bag @ w["embedding"]) / np.maximum(bag.sum(axis=1, keepdims=True), 1)
+        h = gelu(linear(np.concatenate([values, embedded], axis=1), w["in1.weight"], w["in1.bias"]))
+        return linear(h, w["in2.weight"], w["in2.bias"])
+
+    def _layer(self, h: np.ndarray, w: dict) -> np.ndarray:
+        q, k, v = np.split(linear(layer_norm(h, w["ln1.weight"], w["ln1.bias"]), w["qkv.weight"], w["qkv.bias"]), 3, 1)
+        h = h + linear(chunked_attention(q, k, v, self.heads, self.chunk), w["proj.weight"], w["proj.bias"])
+        inner = np.maximum(linear(layer_norm(h, w["ln2.weight"], w["ln2.bias"]), w["ff1.weight"], w["ff1.bias"]), 0)
+        return h + linear(inner, w["ff2.weight"], w["ff2.bias"])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        shape = {"layers": self.layers, "heads": self.heads, "chunk": self.chunk}
+        return {**{f"w.{k}": v for k, v in self.weights.items()}, **{k: np.asarray(v) for k, v in shape.items()}}
+
+
+def from_arrays(feature_names: tuple[str, ...], spec: dict, get) -> SequenceNet:
+    layers = int(get("layers"))
+    weights = {name: np.asarray(get(f"w.{name}"), np.float32) for name in weight_names(layers)}
+    return SequenceNet(feature_names, tuple(spec["token_columns"]), weights, layers, int(get("heads")),
+                       int(get("chunk")), spec.get("meta", {}))
