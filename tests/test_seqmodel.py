@@ -5,7 +5,7 @@ import pytest
 
 from thresher import treemodel as T
 from thresher.errors import ModelError
-from thresher.seqmodel import LAYER_WEIGHTS, SequenceNet, chunked_attention, conv, weight_names
+from thresher.seqmodel import LAYER_WEIGHTS, SequenceNet, chunked_attention, conv, weight_names, weight_shapes
 
 NUMERIC, TOKENS = 5, 3
 NAMES = tuple(f"f{i}" for i in range(NUMERIC)) + tuple(f"tok_{i}" for i in range(TOKENS))
@@ -13,17 +13,7 @@ NAMES = tuple(f"f{i}" for i in range(NUMERIC)) + tuple(f"tok_{i}" for i in range
 
 def random_net(width=8, layers=1, heads=2, chunk=4, embedding=4, seed=0) -> SequenceNet:
     rng = np.random.default_rng(seed)
-    shapes = {"mean": (NUMERIC,), "scale": (NUMERIC,), "embedding": (TOKENS, embedding),
-              "in1.weight": (width, NUMERIC + embedding), "in1.bias": (width,), "in2.weight": (width, width),
-              "in2.bias": (width,), "conv1.weight": (width, width, 5), "conv1.bias": (width,),
-              "conv2.weight": (width, width, 3), "conv2.bias": (width,), "norm.weight": (width,),
-              "norm.bias": (width,), "out.weight": (1, width), "out.bias": (1,)}
-    layer = {"ln1.weight": (width,), "ln1.bias": (width,), "qkv.weight": (3 * width, width), "qkv.bias": (3 * width,),
-             "proj.weight": (width, width), "proj.bias": (width,), "ln2.weight": (width,), "ln2.bias": (width,),
-             "ff1.weight": (2 * width, width), "ff1.bias": (2 * width,), "ff2.weight": (width, 2 * width),
-             "ff2.bias": (width,)}
-    for i in range(layers):
-        shapes.update({f"layer{i}.{k}": v for k, v in layer.items()})
+    shapes = weight_shapes(NUMERIC, TOKENS, width, embedding, layers)
     weights = {k: (rng.standard_normal(v) * 0.5).astype(np.float32) for k, v in shapes.items()}
     weights["scale"] = np.abs(weights["scale"]) + 0.5
     return SequenceNet(NAMES, NAMES[NUMERIC:], weights, layers, heads, chunk)
@@ -106,9 +96,19 @@ def test_a_file_lacking_a_weight_is_rejected(tmp_path):
         SequenceNet(NAMES, NAMES[NUMERIC:], weights, 1, 2, 4)
 
 
+def test_a_weight_of_the_wrong_shape_is_rejected():
+    net = random_net()
+    weights = {**net.weights, "conv1.weight": net.weights["conv1.weight"][:, :, :3]}
+    with pytest.raises(ModelError, match="wrong shape"):
+        SequenceNet(NAMES, NAMES[NUMERIC:], weights, 1, 2, 4)
+    with pytest.raises(ModelError, match="wrong shape"):  # one token column fewer than the embedding has
+        SequenceNet(NAMES, NAMES[NUMERIC + 1:], net.weights, 1, 2, 4)
+
+
 def test_weight_names_cover_every_layer():
     names = weight_names(2)
     assert all(f"layer1.{w}" in names for w in LAYER_WEIGHTS) and "layer2.ln1.weight" not in names
+    assert set(weight_shapes(5, 3, 8, 4, 2)) == set(names)
 
 
 # ------------------------------------------------------------------ PyTorch parity and training

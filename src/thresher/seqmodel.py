@@ -38,6 +38,22 @@ def weight_names(layers: int) -> tuple[str, ...]:
     return INPUT_WEIGHTS + tuple(f"layer{i}.{w}" for i in range(layers) for w in LAYER_WEIGHTS)
 
 
+def weight_shapes(numeric: int, tokens: int, width: int, embedding: int, layers: int) -> dict[str, tuple]:
+    """The shape of every weight of a network of this size, by name."""
+    shapes = {"mean": (numeric,), "scale": (numeric,), "embedding": (tokens, embedding),
+              "in1.weight": (width, numeric + embedding), "in1.bias": (width,), "in2.weight": (width, width),
+              "in2.bias": (width,), "conv1.weight": (width, width, 5), "conv1.bias": (width,),
+              "conv2.weight": (width, width, 3), "conv2.bias": (width,), "norm.weight": (width,),
+              "norm.bias": (width,), "out.weight": (1, width), "out.bias": (1,)}
+    layer = {"ln1.weight": (width,), "ln1.bias": (width,), "qkv.weight": (3 * width, width), "qkv.bias": (3 * width,),
+             "proj.weight": (width, width), "proj.bias": (width,), "ln2.weight": (width,), "ln2.bias": (width,),
+             "ff1.weight": (2 * width, width), "ff1.bias": (2 * width,), "ff2.weight": (width, 2 * width),
+             "ff2.bias": (width,)}
+    for i in range(layers):
+        shapes.update({f"layer{i}.{name}": shape for name, shape in layer.items()})
+    return shapes
+
+
 def gelu(x: np.ndarray) -> np.ndarray:
     """GELU, tanh approximation (what the network is trained with)."""
     return 0.5 * x * (1.0 + np.tanh(np.float32(0.7978845608028654) * (x + np.float32(0.044715) * x * x * x)))
@@ -102,8 +118,16 @@ class SequenceNet:
         missing = set(weight_names(self.layers)) - self.weights.keys()
         if missing:
             raise ModelError(f"sequence model lacks weights {sorted(missing)[:3]}")
-        if self.heads < 1 or self.chunk < 1 or self.weights["in2.weight"].shape[0] % self.heads:
+        width, embedding = self.weights["in2.weight"].shape[0], self.weights["embedding"].shape[-1]
+        if self.heads < 1 or self.chunk < 1 or width % self.heads:
             raise ModelError("sequence model: heads must divide the width, and heads and chunk be positive")
+        if not set(self.token_columns) <= set(self.feature_names):
+            raise ModelError("sequence model: a token column is not among its feature names")
+        tokens = len(self.token_columns)
+        expected = weight_shapes(len(self.feature_names) - tokens, tokens, width, embedding, self.layers)
+        wrong = [name for name, shape in expected.items() if self.weights[name].shape != shape]
+        if wrong:
+            raise ModelError(f"sequence model: weights of the wrong shape {wrong[:3]}")
 
     @cached_property
     def _columns(self) -> tuple[np.ndarray, np.ndarray]:

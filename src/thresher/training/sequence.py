@@ -102,6 +102,7 @@ def _train(torch, net, pages, p: SequenceParams, rng: np.random.Generator) -> No
         for start in range(0, len(order), p.pages_per_step):
             for i in order[start:start + p.pages_per_step]:
                 values, bag, labels, weights = _cropped(pages[i], p.crop, rng)
+                # block-weighted cross-entropy summed over the page; 1/100 keeps a page's loss near 1
                 loss = (loss_of(net(values, bag), labels, reduction="none") * weights).sum() / 100.0
                 loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
