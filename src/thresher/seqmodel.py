@@ -54,6 +54,19 @@ def weight_shapes(numeric: int, tokens: int, width: int, embedding: int, layers:
     return shapes
 
 
+def split_columns(feature_names: tuple[str, ...], token_columns: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the numeric inputs (every name not a token column) and of the token columns."""
+    tokens = set(token_columns)
+    position = {name: i for i, name in enumerate(feature_names)}
+    numeric = [i for i, name in enumerate(feature_names) if name not in tokens]
+    return np.array(numeric, np.int64), np.array([position[t] for t in token_columns], np.int64)
+
+
+def standardised(values: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """The numeric inputs as the network reads them: standardised, clipped to +-``CLIP``."""
+    return np.clip((values - mean) / scale, -CLIP, CLIP)
+
+
 def gelu(x: np.ndarray) -> np.ndarray:
     """GELU, tanh approximation (what the network is trained with)."""
     return 0.5 * x * (1.0 + np.tanh(np.float32(0.7978845608028654) * (x + np.float32(0.044715) * x * x * x)))
@@ -131,10 +144,7 @@ class SequenceNet:
 
     @cached_property
     def _columns(self) -> tuple[np.ndarray, np.ndarray]:
-        tokens = set(self.token_columns)
-        numeric = [i for i, name in enumerate(self.feature_names) if name not in tokens]
-        position = {name: i for i, name in enumerate(self.feature_names)}
-        return np.array(numeric, np.int64), np.array([position[t] for t in self.token_columns], np.int64)
+        return split_columns(self.feature_names, self.token_columns)
 
     def margin(self, x: np.ndarray) -> np.ndarray:
         """One logit per row of ``x`` (a page's blocks, in reading order)."""
@@ -151,7 +161,7 @@ class SequenceNet:
     def _input(self, x: np.ndarray) -> np.ndarray:
         w = self.weights
         numeric, token = self._columns
-        values = np.clip((x[:, numeric] - w["mean"]) / w["scale"], -CLIP, CLIP)
+        values = standardised(x[:, numeric], w["mean"], w["scale"])
         bag = x[:, token]
         embedded = (bag @ w["embedding"]) / np.maximum(bag.sum(axis=1, keepdims=True), 1)
         h = gelu(linear(np.concatenate([values, embedded], axis=1), w["in1.weight"], w["in1.bias"]))

@@ -12,7 +12,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import ThresherError
-from ..seqmodel import SequenceNet, weight_names
+from ..seqmodel import SequenceNet, split_columns, standardised, weight_names
 
 
 @dataclass(frozen=True)
@@ -52,20 +52,15 @@ class SequenceExample:
     weights: np.ndarray
 
 
-def standardisation(examples: Sequence[SequenceExample], numeric: np.ndarray, fixed: Sequence[int]):
-    """Mean and scale of the numeric columns over all training rows; columns at the positions
-    ``fixed`` (within ``numeric``) stay as they are (mean 0, scale 1)."""
+def standardisation(examples: Sequence[SequenceExample], numeric: np.ndarray):
+    """Mean and scale of the numeric columns over all training rows."""
     rows = np.vstack([e.x[:, numeric] for e in examples]).astype(np.float64)
-    mean, scale = rows.mean(axis=0), rows.std(axis=0) + 1e-6
-    mean[list(fixed)], scale[list(fixed)] = 0.0, 1.0
-    return mean.astype(np.float32), scale.astype(np.float32)
+    return rows.mean(axis=0).astype(np.float32), (rows.std(axis=0) + 1e-6).astype(np.float32)
 
 
 def fit_sequence(examples: Sequence[SequenceExample], names: tuple[str, ...], token_columns: tuple[str, ...],
-                 p: SequenceParams, unscaled: tuple[str, ...] = ()) -> SequenceNet:
-    """Train on whole pages (cropped to ``p.crop`` blocks) and export the weights.
-
-    ``unscaled``: numeric columns fed as they are (already on a unit scale, like probabilities)."""
+                 p: SequenceParams) -> SequenceNet:
+    """Train on whole pages (cropped to ``p.crop`` blocks) and export the weights."""
     try:
         import torch
     except ModuleNotFoundError:
@@ -73,11 +68,8 @@ def fit_sequence(examples: Sequence[SequenceExample], names: tuple[str, ...], to
     torch.manual_seed(p.seed)
     torch.set_num_threads(p.threads)
     rng = np.random.default_rng(p.seed)
-    tokens = set(token_columns)
-    numeric = np.array([i for i, n in enumerate(names) if n not in tokens], np.int64)
-    token = np.array([names.index(t) for t in token_columns], np.int64)
-    numeric_names = [names[i] for i in numeric]
-    mean, scale = standardisation(examples, numeric, [numeric_names.index(n) for n in unscaled])
+    numeric, token = split_columns(names, token_columns)
+    mean, scale = standardisation(examples, numeric)
     net = _network(torch, len(numeric), len(token), p)
     _train(torch, net, [_tensors(torch, e, numeric, token, mean, scale) for e in examples], p, rng)
     weights = {"mean": mean, "scale": scale, **_export(net)}
@@ -86,7 +78,7 @@ def fit_sequence(examples: Sequence[SequenceExample], names: tuple[str, ...], to
 
 
 def _tensors(torch, e: SequenceExample, numeric, token, mean, scale):
-    values = np.clip((e.x[:, numeric] - mean) / scale, -6.0, 6.0).astype(np.float32)
+    values = standardised(e.x[:, numeric], mean, scale).astype(np.float32)
     return (torch.from_numpy(values), torch.from_numpy(np.ascontiguousarray(e.x[:, token], np.float32)),
             torch.from_numpy(e.labels.astype(np.float32)), torch.from_numpy(e.weights.astype(np.float32)))
 
