@@ -189,6 +189,26 @@ def test_select_vocabulary_takes_the_most_telling_tokens_of_each_side():
     assert vocab == ("menu", "story")  # one most boilerplate-like, one most content-like; "shared" is neutral
 
 
+def test_frequent_tokens_are_every_token_on_enough_domains_whatever_the_labels():
+    fakes = [vocab_page(f"d{i}.org", {"story", "body"}, {"menu"}) for i in range(3)]
+    fakes.append(vocab_page("solo.org", {"solocontent"}, {"menu", "solomenu"}))
+    assert T.frequent_tokens(fakes, 2) == ("body", "menu", "story")
+    assert T.frequent_tokens(fakes, 4) == ("menu",)
+    assert T.frequent_tokens(fakes, 1) == ("body", "menu", "solocontent", "solomenu", "story")
+    flipped = [SimpleNamespace(domain=f.domain, labels=~f.labels, features=f.features) for f in fakes]
+    assert T.frequent_tokens(flipped, 2) == T.frequent_tokens(fakes, 2)
+
+
+def test_a_model_file_without_a_network_vocabulary_gives_its_network_the_trees_vocabulary():
+    """Files written before the network had its own token list (session 11's thresher-accurate)."""
+    old = L.LearnedModel({"network": "net"}, ("menu", "story"), 0.5, {"network_weight": 0.5})
+    assert old.network == L.Network("net", ("menu", "story"), 0.5)
+    new = L.LearnedModel({"network": "net"}, ("story",), 0.5, {"network_weight": 0.25,
+                                                                 "network_vocabulary": ["a", "b"]})
+    assert new.network == L.Network("net", ("a", "b"), 0.25)
+    assert L.LearnedModel({}, ("story",), 0.5, {"network_weight": 0.5}).network is None
+
+
 # ------------------------------------------------------------------ comments
 
 COMMENT_PAGE = """<html><body><article><p>{para}</p></article>
@@ -337,8 +357,13 @@ def test_train_accurate_adds_a_network_that_the_extractor_averages_in(pages, tmp
     T.train_prepared("thresher-accurate", pages, out, cv=None, p=p, log=quiet)
     models, meta = load(out)
     assert set(models) == {"stage1", "stage2", "network"} and isinstance(models["network"], SequenceNet)
-    assert meta["network_weight"] == 0.5 and L.load_learned(str(out)).network_weight == 0.5
-    assert models["network"].feature_names == models["stage1"].feature_names
+    network = L.load_learned(str(out)).network
+    assert meta["network_weight"] == 0.5 and network.weight == 0.5
+    # the network's token columns are every token on enough domains, not the trees' (pruned) vocabulary
+    assert network.vocabulary == T.frequent_tokens(pages, p.min_token_domains) == tuple(meta["network_vocabulary"])
+    assert models["network"].feature_names == L.stage1_features(pages[0].features, network.vocabulary).names
+    read = models["stage1"].read_features() | models["stage2"].read_features()
+    assert all(token_name(t) in read for t in meta["vocabulary"])  # the trees' vocabulary is still pruned
     html, _, paras, nav = new_page(3)
     result = thresher.extract_result(html, algorithm="thresher-accurate", model=str(out), language="en",
                                      explain=True)
@@ -355,7 +380,8 @@ def test_network_scores_are_averaged_with_the_guarded_tree_scores(pages):
                             sequence=SequenceParams(width=8, layers=1, heads=2, embedding=4, epochs=1))
     trained = T.train_flagship_models(pages, p)
     page = pages[0].features
-    s = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7, trained.network, 0.25)
+    assert trained.network.weight == 0.25
+    s = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7, trained.network)
     np.testing.assert_allclose(s.final, 0.75 * s.guarded + 0.25 * s.network)
     plain = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7)
     assert plain.network is None and np.array_equal(plain.final, s.guarded)

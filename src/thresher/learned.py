@@ -7,9 +7,9 @@ from where it lies against the page's main run of confident content, so that a
 forum's posts, a service page's sections or a product description rise or fall
 together, and a related-articles list after an article falls with the rest.
 Both stages are tree ensembles evaluated by :mod:`thresher.treemodel`. A model file may
-add a third, a block-sequence network (:mod:`thresher.seqmodel`) that reads stage 1's
-columns for the whole page in reading order; the final scores then average it with stage 2's
-(the ``thresher-accurate`` model).
+add a third, a block-sequence network (:mod:`thresher.seqmodel`) that reads the base
+features and its own id/class-token columns for the whole page in reading order; the final
+scores then average it with stage 2's (the ``thresher-accurate`` model).
 """
 from __future__ import annotations
 
@@ -200,6 +200,15 @@ class StageScores(NamedTuple):
     final: np.ndarray
 
 
+class Network(NamedTuple):
+    """The block-sequence network of a model file: the model, the id/class tokens its columns
+    hold (its own list, beside the base features) and its share of the final scores."""
+
+    model: Model
+    vocabulary: tuple[str, ...]
+    weight: float
+
+
 def blend(guarded: np.ndarray, network: np.ndarray | None, network_weight: float) -> np.ndarray:
     """The final scores: stage 2's (guarded), averaged with the network's where there is one."""
     if network is None:
@@ -207,19 +216,26 @@ def blend(guarded: np.ndarray, network: np.ndarray | None, network_weight: float
     return (1.0 - network_weight) * guarded + network_weight * network
 
 
+def network_scores(network: Network | None, page: PageFeatures) -> np.ndarray | None:
+    if network is None:
+        return None
+    return score_stage(network.model, stage1_features(page, network.vocabulary))
+
+
 def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vocabulary: tuple[str, ...],
-                     confident: float, network: Model | None = None, network_weight: float = 0.0) -> StageScores:
+                     confident: float, network: Network | None = None) -> StageScores:
     """The flagship's scores. Without a stage-2 model every stage's are stage 1's; a
-    ``network`` (which reads stage 1's columns) is averaged in with ``network_weight``."""
+    ``network`` is averaged in with its weight."""
     s1 = stage1_features(page, vocabulary)
     own = score_stage(stage1, s1)
-    net = score_stage(network, s1) if network is not None else None
+    net = network_scores(network, page)
+    weight = network.weight if network is not None else 0.0
     if stage2 is None:
-        return StageScores(own, own, own, net, blend(own, net, network_weight))
+        return StageScores(own, own, own, net, blend(own, net, weight))
     columns = stage2_features(s1, page.doc, own)
     context = score_stage(stage2, columns)
     guarded = guard_confident(own, context, columns.column("run_member") > 0, confident)
-    return StageScores(own, context, guarded, net, blend(guarded, net, network_weight))
+    return StageScores(own, context, guarded, net, blend(guarded, net, weight))
 
 
 # ------------------------------------------------------------------ models
@@ -234,9 +250,13 @@ class LearnedModel:
     meta: dict
 
     @property
-    def network_weight(self) -> float:
-        """The sequence network's share of the final scores (0 when the file has no network)."""
-        return float(self.meta.get("network_weight", 0.0)) if "network" in self.models else 0.0
+    def network(self) -> Network | None:
+        """The file's sequence network, if it has one. Its token columns are the file's
+        ``network_vocabulary`` (files without that entry share the trees' vocabulary)."""
+        if "network" not in self.models:
+            return None
+        vocabulary = tuple(self.meta.get("network_vocabulary", self.vocabulary))
+        return Network(self.models["network"], vocabulary, float(self.meta.get("network_weight", 0.0)))
 
     @property
     def decoding(self) -> str:

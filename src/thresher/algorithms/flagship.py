@@ -79,9 +79,8 @@ def scores(doc: Document, context: Context, smoothing: bool = True,
            confident: float = Params.confident, model_file: str = MODEL_FILE) -> Scores:
     model = L.load_learned(context.model or L.shipped_model_path(model_file))
     stage2 = model.models.get("stage2") if smoothing else None
-    network = model.models.get("network")
     stages = L.two_stage_scores(model.stage("stage1"), stage2, L.page_features(doc, context.language),
-                                model.vocabulary, confident, network, model.network_weight)
+                                model.vocabulary, confident, model.network)
     return Scores(stages, model)
 
 
