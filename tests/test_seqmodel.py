@@ -5,7 +5,8 @@ import pytest
 
 from thresher import treemodel as T
 from thresher.errors import ModelError
-from thresher.seqmodel import LAYER_WEIGHTS, SequenceNet, chunked_attention, conv, weight_names, weight_shapes
+from thresher.seqmodel import (LAYER_WEIGHTS, SequenceNet, as_slice, chunked_attention, conv, weight_names,
+                               weight_shapes)
 
 NUMERIC, TOKENS = 5, 3
 NAMES = tuple(f"f{i}" for i in range(NUMERIC)) + tuple(f"tok_{i}" for i in range(TOKENS))
@@ -156,3 +157,19 @@ def test_fit_sequence_is_deterministic():
     p = S.SequenceParams(width=8, heads=2, embedding=4, epochs=2)
     a, b = (S.fit_sequence(examples, NAMES, NAMES[NUMERIC:], p) for _ in range(2))
     np.testing.assert_array_equal(a.margin(rows(10)), b.margin(rows(10)))
+
+
+def test_columns_in_any_order_give_the_same_scores():
+    """Token columns that are one run are read as a view; interleaved ones by position. Same result."""
+    net = random_net()
+    order = [5, 0, 6, 1, 2, 7, 3, 4]  # tokens interleaved with the numeric columns
+    shuffled = SequenceNet(tuple(NAMES[i] for i in order), net.token_columns, net.weights, net.layers,
+                           net.heads, net.chunk)
+    x = rows(9)
+    np.testing.assert_allclose(shuffled.margin(x[:, order]), net.margin(x), rtol=1e-5, atol=1e-6)
+
+
+def test_as_slice_only_for_one_increasing_run():
+    assert as_slice(np.array([3, 4, 5])) == slice(3, 6)
+    for positions in ([3, 5, 6], [4, 3], []):
+        assert isinstance(as_slice(np.array(positions, np.int64)), np.ndarray)

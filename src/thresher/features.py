@@ -24,6 +24,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import count, repeat
 from typing import Iterable, Sequence
 
@@ -372,7 +373,14 @@ def token_columns(token_sets: list[set[str]], vocabulary: tuple[str, ...]) -> Co
             j = index.get(t)
             if j is not None:
                 matrix[i, j] = 1.0
-    return Columns(tuple(map(token_name, vocabulary)), matrix)
+    return Columns(token_names(vocabulary), matrix)
+
+
+@lru_cache(maxsize=16)
+def token_names(vocabulary: tuple[str, ...]) -> tuple[str, ...]:
+    """The feature names of a vocabulary's token columns (memoised: a model's vocabulary
+    is the same tuple on every page)."""
+    return tuple(map(token_name, vocabulary))
 
 
 def token_name(token: str) -> str:

@@ -62,6 +62,14 @@ def split_columns(feature_names: tuple[str, ...], token_columns: tuple[str, ...]
     return np.array(numeric, np.int64), np.array([position[t] for t in token_columns], np.int64)
 
 
+def as_slice(positions: np.ndarray) -> slice | np.ndarray:
+    """A slice where ``positions`` are one increasing run (indexing then gives a view, not a copy)."""
+    n = len(positions)
+    if n and np.array_equal(positions, np.arange(positions[0], positions[0] + n)):
+        return slice(int(positions[0]), int(positions[0]) + n)
+    return positions
+
+
 def standardised(values: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
     """The numeric inputs as the network reads them: standardised, clipped to +-``CLIP``."""
     return np.clip((values - mean) / scale, -CLIP, CLIP)
@@ -94,8 +102,11 @@ def conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
 
 
 def softmax_rows(scores: np.ndarray) -> np.ndarray:
-    scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return scores / scores.sum(axis=-1, keepdims=True)
+    """Softmax along the last axis, computed in place (``scores`` is overwritten and returned)."""
+    scores -= scores.max(axis=-1, keepdims=True)
+    np.exp(scores, out=scores)
+    scores /= scores.sum(axis=-1, keepdims=True)
+    return scores
 
 
 def chunked_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, heads: int, chunk: int) -> np.ndarray:
@@ -143,8 +154,8 @@ class SequenceNet:
             raise ModelError(f"sequence model: weights of the wrong shape {wrong[:3]}")
 
     @cached_property
-    def _columns(self) -> tuple[np.ndarray, np.ndarray]:
-        return split_columns(self.feature_names, self.token_columns)
+    def _columns(self) -> tuple[slice | np.ndarray, slice | np.ndarray]:
+        return tuple(map(as_slice, split_columns(self.feature_names, self.token_columns)))
 
     def margin(self, x: np.ndarray) -> np.ndarray:
         """One logit per row of ``x`` (a page's blocks, in reading order)."""
