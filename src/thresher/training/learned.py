@@ -263,7 +263,7 @@ def fit_network(pages: Sequence[Page], p: TrainParams) -> L.Network:
     vocab = frequent_tokens(pages, p.min_token_domains)
     columns = [L.stage1_features(pg.features, vocab) for pg in pages]
     examples = [SequenceExample(c.values, pg.labels, pg.weights) for pg, c in zip(pages, columns)]
-    model = fit_sequence(examples, columns[0].names, tuple(F.token_name(t) for t in vocab), p.sequence)
+    model = fit_sequence(examples, columns[0].names, F.token_names(vocab), p.sequence)
     return L.Network(model, vocab, p.network_weight)
 
 
@@ -438,10 +438,10 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
 # of 512 blocks, the tanh GELU, dropout after attention and the feed-forward layer only). Reading
 # stage 1's 400 selected tokens, its CV F1 was 0.8715 (documentation 0.928, readability 0.943);
 # reading its own list, every token on 15+ domains counted without labels (1,469 on all of
-# wcxb-dev), it is 0.8743 (documentation 0.9385, readability 0.948). It runs at about three
-# quarters of the default's pages/s, so the default keeps the trees alone. Replacing stage 2 by a width-32 network that also reads the
-# stage-1 scores (nested out-of-fold, as stage 2 does) scored 0.8619: worse than stage 2's trees,
-# and 0.8725 averaged with them.
+# wcxb-dev), it is 0.8743 (documentation 0.9385, readability 0.948). It runs at about 70% of the
+# default's pages/s, so the default keeps the trees alone. Replacing stage 2 by a width-32 network
+# that also reads the stage-1 scores (nested out-of-fold, as stage 2 does) scored 0.8619: worse
+# than stage 2's trees, and 0.8725 averaged with them.
 _DRAGNET = TrainParams(threshold=0.25, vocabulary_size=1000, decoding="threshold")
 ALGORITHM_PARAMS = {"dragnet": _DRAGNET, "dragnet-comments": _DRAGNET, "thresher-accurate": TrainParams(network=True)}
 
