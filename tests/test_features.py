@@ -348,7 +348,7 @@ def test_every_matrix_has_one_row_per_block_and_finite_values(body):
 def test_page_features_of_an_empty_page():
     pf = learned.page_features(build_document("<html><body></body></html>"), "en")
     assert pf.base.values.shape[0] == 0
-    assert pf.tokens == []
+    assert len(pf.tokens) == 0 and pf.tokens.sets == []
 
 
 def test_token_columns_mark_the_block_and_its_ancestors_tokens():
@@ -360,6 +360,60 @@ def test_token_columns_mark_the_block_and_its_ancestors_tokens():
     assert cols.names == ("tok_comments", "tok_comment", "tok_text", "tok_absent")
     assert cols.values[inside].tolist() == [1.0, 1.0, 1.0, 0.0]
     assert cols.values[outside].tolist() == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_token_bags_hold_the_token_columns_sparsely():
+    doc = page("<div class='comments'><div class='comment-body'><p class='text'>Hi there</p></div></div>"
+               "<p>Outside</p><p class='text absent'>Last</p>")
+    pf = learned.page_features(doc, "en")
+    vocabulary = ("comments", "comment", "text", "absent")
+    dense = F.token_columns(pf.tokens, vocabulary).values
+    bags = F.token_bags(pf.tokens, vocabulary)
+    assert len(bags.offsets) == len(doc.blocks) + 1 and bags.offsets[0] == 0
+    for i, row in enumerate(dense):
+        assert bags.indices[bags.offsets[i]:bags.offsets[i + 1]].tolist() == np.flatnonzero(row).tolist()
+    empty = F.token_bags(learned.page_features(build_document("<p></p>"), "en").tokens, vocabulary)
+    assert empty.indices.shape == (0,) and empty.offsets.tolist() == [0]
+
+
+CLASS_WORDS = ("nav", "post", "comment", "main-body", "x1", "post nav", "")
+
+
+@st.composite
+def classed_pages(draw):
+    """Nested divs and paragraphs with ids and classes drawn from a few words (repeats, shared
+    tokens, empty values, elements with neither)."""
+    parts = []
+    for _ in range(draw(st.integers(1, 12))):
+        cls, ident = draw(st.sampled_from(CLASS_WORDS)), draw(st.sampled_from(CLASS_WORDS))
+        attrs = (f" class='{cls}'" if cls else "") + (f" id='{ident}'" if draw(st.booleans()) else "")
+        tag = draw(st.sampled_from(("div", "p", "section")))
+        depth = draw(st.integers(0, 3))
+        parts.append(f"<div class='wrap'>" * depth + f"<{tag}{attrs}>text {len(parts)}</{tag}>" + "</div>" * depth)
+    return page("".join(parts))
+
+
+@settings(max_examples=60, deadline=None)
+@given(classed_pages(), st.lists(st.sampled_from(("nav", "post", "comment", "main", "body", "x1", "wrap", "absent")),
+                                 unique=True))
+def test_token_sets_columns_and_bags_agree(doc, vocabulary):
+    """The three views of a page's tokens say the same: a block's column is 1 exactly when its set
+    holds the token, and its bag lists exactly those columns."""
+    vocabulary = tuple(vocabulary)
+    tokens = F.block_tokens(doc, F.tree_facts(doc))
+    dense = tokens.columns(vocabulary).values
+    bags = tokens.bags(vocabulary)
+    assert len(tokens.sets) == len(doc.blocks) == dense.shape[0] == len(bags.offsets) - 1
+    for i, held in enumerate(tokens.sets):
+        assert dense[i].tolist() == [float(t in held) for t in vocabulary]
+        assert bags.indices[bags.offsets[i]:bags.offsets[i + 1]].tolist() == np.flatnonzero(dense[i]).tolist()
+
+
+def test_a_block_s_tokens_are_its_element_s_and_two_ancestors_ids_and_classes():
+    doc = page("<div id='outer' class='a'><div class='b c'><section id='mid'><p class='d'>Deep text</p>"
+               "</section></div></div>")
+    sets = F.block_tokens(doc, F.tree_facts(doc)).sets
+    assert sets[block_index(doc, "Deep text")] == {"d", "mid", "b", "c"}  # p, section, div; not the outer div
 
 
 def test_features_of_a_100000_deep_page_without_recursion_error():

@@ -3,10 +3,11 @@ parity with the PyTorch network it is trained as (thresher.training.sequence).""
 import numpy as np
 import pytest
 
+from thresher import seqmodel as S
 from thresher import treemodel as T
 from thresher.errors import ModelError
-from thresher.seqmodel import (LAYER_WEIGHTS, SequenceNet, as_slice, chunked_attention, conv, weight_names,
-                               weight_shapes)
+from thresher.seqmodel import (LAYER_WEIGHTS, SequenceNet, as_slice, chunked_attention, conv, mean_embedding,
+                               weight_names, weight_shapes)
 
 NUMERIC, TOKENS = 5, 3
 NAMES = tuple(f"f{i}" for i in range(NUMERIC)) + tuple(f"tok_{i}" for i in range(TOKENS))
@@ -63,6 +64,19 @@ def test_chunked_attention_equals_full_attention_when_the_page_fits_one_chunk():
         a = np.exp(a - a.max(1, keepdims=True))
         manual.append((a / a.sum(1, keepdims=True)) @ v[:, s])
     np.testing.assert_allclose(one, np.concatenate(manual, 1), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("batch_scores", [1, 2 * 3 * 3 * 2, 1 << 22])  # one chunk, two chunks, all per batch
+def test_chunked_attention_is_each_chunk_s_own_attention(monkeypatch, batch_scores):
+    """Chunks attended in batches (and the shorter last chunk alone) give what each chunk gives alone."""
+    monkeypatch.setattr(S, "ATTENTION_BATCH_SCORES", batch_scores)
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal((11, 8)).astype(np.float32) for _ in range(3))
+    whole = chunked_attention(q, k, v, heads=2, chunk=3)
+    for start in range(0, 11, 3):
+        rows = slice(start, start + 3)
+        alone = chunked_attention(q[rows], k[rows], v[rows], heads=2, chunk=3)
+        np.testing.assert_allclose(whole[rows], alone, rtol=1e-5, atol=1e-6)
 
 
 def test_conv_is_a_cross_correlation_with_zero_padding():
@@ -173,3 +187,27 @@ def test_as_slice_only_for_one_increasing_run():
     assert as_slice(np.array([3, 4, 5])) == slice(3, 6)
     for positions in ([3, 5, 6], [4, 3], []):
         assert isinstance(as_slice(np.array(positions, np.int64)), np.ndarray)
+
+
+def bags_of(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The token columns of ``rows`` as (indices, offsets)."""
+    hits = [np.flatnonzero(row[NUMERIC:]) for row in x]
+    offsets = np.concatenate([[0], np.cumsum([len(h) for h in hits])]).astype(np.int64)
+    return (np.concatenate(hits).astype(np.int64) if hits else np.zeros(0, np.int64)), offsets
+
+
+def test_margin_of_token_bags_equals_margin_of_the_dense_columns():
+    net = random_net(chunk=5)
+    for n in (0, 1, 13):
+        x = rows(n, seed=n)
+        x[::3, NUMERIC:] = 0.0  # some rows without any token
+        np.testing.assert_allclose(net.margin_bags(x[:, :NUMERIC], *bags_of(x)), net.margin(x), rtol=1e-5, atol=1e-6)
+
+
+def test_mean_embedding_averages_each_row_s_tokens_and_gives_zeros_without_any():
+    embedding = np.arange(8, dtype=np.float32).reshape(4, 2)
+    # rows: no tokens, tokens {0, 2}, no tokens, token {3}, no tokens (empty rows first, between and last)
+    got = mean_embedding(embedding, np.array([0, 2, 3]), np.array([0, 0, 2, 2, 3, 3]))
+    assert got.tolist() == [[0, 0], [2, 3], [0, 0], [6, 7], [0, 0]]
+    assert mean_embedding(embedding, np.zeros(0, np.int64), np.array([0])).shape == (0, 2)
+    assert mean_embedding(embedding, np.zeros(0, np.int64), np.array([0, 0, 0])).tolist() == [[0, 0], [0, 0]]

@@ -17,7 +17,7 @@ pytest.importorskip("sklearn", reason="training tests need the 'train' extra (sc
 import thresher  # noqa: E402
 from thresher import learned as L  # noqa: E402
 from thresher.blocks import build_document  # noqa: E402
-from thresher.errors import ThresherError  # noqa: E402
+from thresher.errors import ModelError, ThresherError  # noqa: E402
 from thresher.features import token_name  # noqa: E402
 from thresher.training import learned as T  # noqa: E402
 from thresher.training.align import align_document  # noqa: E402
@@ -168,7 +168,8 @@ def test_group_folds_on_prepared_pages(pages):
 
 def vocab_page(domain: str, content_tokens: set[str], boiler_tokens: set[str]):
     tokens = [content_tokens, boiler_tokens]
-    return SimpleNamespace(domain=domain, labels=np.array([True, False]), features=SimpleNamespace(tokens=tokens))
+    return SimpleNamespace(domain=domain, labels=np.array([True, False]),
+                           features=SimpleNamespace(tokens=SimpleNamespace(sets=tokens)))
 
 
 def test_select_vocabulary_respects_min_domains():
@@ -386,3 +387,17 @@ def test_network_scores_are_averaged_with_the_guarded_tree_scores(pages):
     plain = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7)
     assert plain.network is None and np.array_equal(plain.final, s.guarded)
     assert np.array_equal(T.predict(trained, page), s.final)
+    # the network reads the page's tokens as bags; the dense columns give the same scores
+    assert L.reads_base_and_bags(trained.network.model, page.base.names, trained.network.vocabulary)
+    dense = L.score_stage(trained.network.model, L.stage1_features(page, trained.network.vocabulary))
+    np.testing.assert_allclose(s.network, dense, rtol=1e-5, atol=1e-6)
+    # the bags are read by name, so the column order of the file does not matter
+    model = trained.network.model
+    moved = dataclasses.replace(model, feature_names=model.token_columns + model.numeric_names)
+    assert L.reads_base_and_bags(moved, page.base.names, trained.network.vocabulary)
+    np.testing.assert_array_equal(L.network_scores(trained.network._replace(model=moved), page), s.network)
+    # a network whose inputs are not this thresher's features goes through the checked dense path
+    other = dataclasses.replace(model, feature_names=("renamed",) + model.feature_names[1:])
+    assert not L.reads_base_and_bags(other, page.base.names, trained.network.vocabulary)
+    with pytest.raises(ModelError, match="retrain"):
+        L.network_scores(trained.network._replace(model=other), page)

@@ -24,9 +24,9 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import count, repeat
-from typing import Iterable, Sequence
+from functools import cached_property, lru_cache
+from itertools import chain as iter_chain, count, repeat
+from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -214,7 +214,9 @@ class TreeFacts:
     parents: np.ndarray  # parent index, the root pointing to itself
     ids: list  # id value per element (None when it has none)
     classes: list  # class value per element (None when it has none)
-    tokens_of: dict  # id or class value -> its tokens (split_tokens)
+    tokens_of: dict  # id or class value -> its tokens (split_tokens), one entry per distinct value
+    id_slot: np.ndarray  # per element: the position of its id value among tokens_of's keys
+    class_slot: np.ndarray
 
     def tokens(self, element: int) -> list[str]:
         """An element's id tokens, then its class tokens."""
@@ -240,9 +242,20 @@ def _hidden_elements(attrs: tuple[dict, ...]) -> np.ndarray:
     return hidden
 
 
-def _own_cues(attrs: tuple[dict, ...]) -> tuple[list, list, dict, np.ndarray, np.ndarray]:
-    """Per element: its id and class values, the tokens of each distinct value, and whether
-    the element's tokens hold a negative / positive cue.
+class _OwnCues(NamedTuple):
+    ids: list
+    classes: list
+    tokens_of: dict
+    id_slot: np.ndarray
+    class_slot: np.ndarray
+    negative: np.ndarray
+    positive: np.ndarray
+
+
+def _own_cues(attrs: tuple[dict, ...]) -> _OwnCues:
+    """Per element: its id and class values, the tokens of each distinct value (and the position
+    of the element's values among them), and whether the element's tokens hold a negative /
+    positive cue.
 
     Each distinct id or class string is tokenised and tested once; an element holds
     a cue when its id or its class does."""
@@ -255,7 +268,8 @@ def _own_cues(attrs: tuple[dict, ...]) -> tuple[list, list, dict, np.ndarray, np
     n = len(attrs)
     id_slot = np.fromiter(map(slot.__getitem__, ids), np.int64, count=n)
     class_slot = np.fromiter(map(slot.__getitem__, classes), np.int64, count=n)
-    return ids, classes, tokens_of, neg[id_slot] | neg[class_slot], pos[id_slot] | pos[class_slot]
+    return _OwnCues(ids, classes, tokens_of, id_slot, class_slot, neg[id_slot] | neg[class_slot],
+                    pos[id_slot] | pos[class_slot])
 
 
 def _same_siblings(parents: np.ndarray, tags: Sequence[str], classes: list) -> np.ndarray:
@@ -266,12 +280,9 @@ def _same_siblings(parents: np.ndarray, tags: Sequence[str], classes: list) -> n
     n = len(tags)
     if not n:
         return np.zeros(0, np.int64)
-    tag_ids: dict = {}
-    class_ids: dict = {}
-    tag_id = np.fromiter(map(tag_ids.setdefault, tags, count()), np.int64, count=n)
-    class_id = np.fromiter(map(class_ids.setdefault, classes, count()), np.int64, count=n)
-    _, kind = np.unique(tag_id * n + class_id, return_inverse=True)
-    _, group, sizes = np.unique((parents + 1) * n + kind.reshape(n), return_inverse=True, return_counts=True)
+    kinds: dict = {}
+    kind = np.fromiter(map(kinds.setdefault, zip(tags, classes), count()), np.int64, count=n)
+    _, group, sizes = np.unique((parents + 1) * n + kind, return_inverse=True, return_counts=True)
     return sizes[group.reshape(n)] - 1
 
 
@@ -280,7 +291,8 @@ def tree_facts(doc: Document) -> TreeFacts:
     els = doc.elements
     n = len(els)
     tags, attrs = els.tags, els.attrs
-    ids, classes, tokens_of, neg_cue, pos_cue = _own_cues(attrs)
+    cues = _own_cues(attrs)
+    classes, neg_cue, pos_cue = cues.classes, cues.negative, cues.positive
     parent_arr = np.asarray(els.parents, np.int64).reshape(n)
     bits = np.fromiter(map(_CONTEXT_BIT.get, tags, repeat(0, n)), np.int64, count=n)
     hidden = _hidden_elements(attrs)
@@ -307,7 +319,7 @@ def tree_facts(doc: Document) -> TreeFacts:
     same = _same_siblings(parent_arr, tags, classes)
     return TreeFacts(bits, neg.astype(np.int64), pos.astype(np.int64),
                      cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
-                     same, hidden, parents, ids, classes, tokens_of)
+                     same, hidden, parents, cues.ids, classes, cues.tokens_of, cues.id_slot, cues.class_slot)
 
 
 # Sibling repetition saturates here: a 500-paragraph article must look like a 50-paragraph one,
@@ -349,31 +361,105 @@ def dom_context(doc: Document, facts: TreeFacts) -> Columns:
     return Columns.of({k: np.asarray(v, np.float32) for k, v in cols.items()}, n)
 
 
-def block_tokens(doc: Document, facts: TreeFacts, levels: int = 3) -> list[set[str]]:
+@dataclass(frozen=True)
+class BlockTokens:
+    """The id/class tokens of each block: those of its element and of that element's first
+    ancestors (``chain[i]``: the block's element, its parent, ...; the root is its own parent).
+
+    Kept as the page's element-level token table, from which the models' inputs are built
+    with numpy: :meth:`columns` (0/1 columns over a vocabulary, for the trees), :meth:`bags`
+    (the same, sparse, for the sequence network) and :attr:`sets` (what training counts).
+    """
+
+    chain: np.ndarray  # (blocks, levels) element indices
+    id_slot: np.ndarray  # per element: its id value's position in ``values``
+    class_slot: np.ndarray
+    values: tuple  # the page's distinct id and class values (None among them)
+    tokens_of: dict  # value -> its tokens
+
+    def __len__(self) -> int:
+        return len(self.chain)
+
+    @cached_property
+    def sets(self) -> list[set[str]]:
+        """Per block, the set of its tokens."""
+        tokens = [self.tokens_of[value] for value in self.values]
+        slots = np.concatenate([self.id_slot[self.chain], self.class_slot[self.chain]], axis=1).tolist()
+        return [{t for slot in row for t in tokens[slot]} for row in slots]
+
+    def columns(self, vocabulary: tuple[str, ...]) -> "Columns":
+        """One 0/1 column per vocabulary token: does the block hold it."""
+        blocks, positions = self._pairs(vocabulary)
+        matrix = np.zeros((len(self), len(vocabulary)), np.float32)
+        matrix[blocks, positions] = 1.0
+        return Columns(token_names(vocabulary), matrix)
+
+    def bags(self, vocabulary: tuple[str, ...]) -> "TokenBags":
+        """:meth:`columns` stored sparsely (see :class:`TokenBags`)."""
+        blocks, positions = self._pairs(vocabulary)
+        width = max(1, len(vocabulary))
+        keys = blocks * width + positions
+        keys.sort()  # by block, then position
+        keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) else keys  # repeats gone
+        offsets = np.searchsorted(keys, np.arange(len(self) + 1) * width)
+        return TokenBags(keys % width, offsets.astype(np.int64))
+
+    def _pairs(self, vocabulary: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """(block, vocabulary position) for every token occurrence on a block's chain (repeats
+        included). Each distinct id/class value on some chain is looked up once; the rest is numpy."""
+        slots = np.concatenate([self.id_slot[self.chain], self.class_slot[self.chain]], axis=1)
+        on_chain = np.zeros(len(self.values), bool)
+        on_chain[slots] = True
+        used = np.flatnonzero(on_chain)
+        slots = (np.cumsum(on_chain) - 1)[slots]  # now numbering the used values
+        token_lists = [self.tokens_of[self.values[u]] for u in used.tolist()]
+        counts = np.fromiter(map(len, token_lists), np.int64, count=len(token_lists))
+        lookup = token_index(vocabulary).get
+        every = np.fromiter(map(lookup, iter_chain.from_iterable(token_lists), repeat(-1)), np.int64,
+                            count=int(counts.sum()))
+        known = every >= 0
+        lengths = np.bincount(np.repeat(np.arange(len(counts)), counts)[known], minlength=len(counts))
+        flat = every[known]  # each used value's known tokens' positions, value after value
+        starts = np.cumsum(lengths) - lengths
+        take = lengths[slots].ravel()
+        blocks = np.repeat(np.arange(len(self)), slots.shape[1])
+        # entry k of a (block, slot) run reads flat[starts[slot] + k]
+        first = np.repeat(starts[slots.ravel()] - (np.cumsum(take) - take), take)
+        return np.repeat(blocks, take), flat[first + np.arange(int(take.sum()))]
+
+
+def block_tokens(doc: Document, facts: TreeFacts, levels: int = 3) -> BlockTokens:
     """id/class tokens of each block's element and its first ``levels`` - 1 ancestors."""
-    parents, ids, classes, tokens_of = facts.parents.tolist(), facts.ids, facts.classes, facts.tokens_of
-    out = []
-    for block in doc.blocks:
-        e = block.element
-        toks = set(tokens_of[ids[e]])
-        toks.update(tokens_of[classes[e]])
-        for _ in range(levels - 1):
-            e = parents[e]
-            toks.update(tokens_of[ids[e]])
-            toks.update(tokens_of[classes[e]])
-        out.append(toks)
-    return out
+    links = [np.asarray(doc.numbers.element, np.int64).reshape(len(doc.blocks))]
+    for _ in range(levels - 1):
+        links.append(facts.parents[links[-1]])
+    return BlockTokens(np.stack(links, axis=1), facts.id_slot, facts.class_slot, tuple(facts.tokens_of),
+                       facts.tokens_of)
 
 
-def token_columns(token_sets: list[set[str]], vocabulary: tuple[str, ...]) -> Columns:
-    index = {t: j for j, t in enumerate(vocabulary)}
-    matrix = np.zeros((len(token_sets), len(vocabulary)), np.float32)
-    for i, toks in enumerate(token_sets):
-        for t in toks:
-            j = index.get(t)
-            if j is not None:
-                matrix[i, j] = 1.0
-    return Columns(token_names(vocabulary), matrix)
+def token_columns(tokens: BlockTokens, vocabulary: tuple[str, ...]) -> Columns:
+    return tokens.columns(vocabulary)
+
+
+class TokenBags(NamedTuple):
+    """The same 0/1 token columns stored sparsely: block i holds the vocabulary positions
+    ``indices[offsets[i]:offsets[i + 1]]`` (ascending)."""
+
+    indices: np.ndarray  # int64
+    offsets: np.ndarray  # int64, one more than there are blocks
+
+
+def token_bags(tokens: BlockTokens, vocabulary: tuple[str, ...]) -> TokenBags:
+    """:func:`token_columns` without the dense matrix: for a wide vocabulary (the sequence
+    network reads 1,469 tokens) most of that matrix is zeros that cost time to write and read."""
+    return tokens.bags(vocabulary)
+
+
+@lru_cache(maxsize=16)
+def token_index(vocabulary: tuple[str, ...]) -> dict[str, int]:
+    """Each token's column in ``vocabulary`` (memoised per vocabulary, like :func:`token_names`).
+    Callers must not change the dict."""
+    return {t: j for j, t in enumerate(vocabulary)}
 
 
 @lru_cache(maxsize=16)

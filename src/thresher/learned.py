@@ -27,7 +27,8 @@ from .algorithms import cetr as C
 from .blocks import Document
 from .errors import ModelError
 from .language import stopwords
-from .treemodel import Model, load, probability
+from .seqmodel import SequenceNet
+from .treemodel import Model, load, probability, sigmoid
 
 # Kohlschütter's text and link density, as Dragnet names them, plus the block's word count: without
 # it, CV F1 on wcxb-dev is 0.798 against 0.797, but readability falls from 0.826 to 0.783.
@@ -42,7 +43,7 @@ class PageFeatures:
     """Everything a learned model needs from one page, before the token vocabulary is applied."""
 
     base: F.Columns
-    tokens: list  # per block: set of id/class tokens on the element and its 2 ancestors
+    tokens: F.BlockTokens  # per block: the id/class tokens on the element and its 2 ancestors
     doc: Document
 
 
@@ -217,9 +218,22 @@ def blend(guarded: np.ndarray, network: np.ndarray | None, network_weight: float
 
 
 def network_scores(network: Network | None, page: PageFeatures) -> np.ndarray | None:
+    """The network's probabilities. A sequence network whose inputs are the base features and
+    its vocabulary's tokens (every shipped one) reads the tokens as bags, without the dense
+    0/1 columns; any other layout is checked and read as :func:`stage1_features`."""
     if network is None:
         return None
-    return score_stage(network.model, stage1_features(page, network.vocabulary))
+    model = network.model
+    if isinstance(model, SequenceNet) and reads_base_and_bags(model, page.base.names, network.vocabulary):
+        bags = F.token_bags(page.tokens, network.vocabulary)
+        return sigmoid(model.margin_bags(page.base.values, bags.indices, bags.offsets))
+    return score_stage(model, stage1_features(page, network.vocabulary))
+
+
+def reads_base_and_bags(model: SequenceNet, base_names: tuple[str, ...], vocabulary: tuple[str, ...]) -> bool:
+    """The network's numeric inputs are exactly ``base_names`` and its token columns are
+    ``vocabulary``'s, in order (then :meth:`SequenceNet.margin_bags` reads the page as is)."""
+    return model.numeric_names == base_names and model.token_columns == F.token_names(vocabulary)
 
 
 def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vocabulary: tuple[str, ...],

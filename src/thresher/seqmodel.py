@@ -101,6 +101,20 @@ def conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     return out
 
 
+def mean_embedding(embedding: np.ndarray, indices: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Row i: the mean of ``embedding``'s rows ``indices[offsets[i]:offsets[i + 1]]`` (zeros for
+    a row without tokens), what a 0/1 bag times ``embedding`` over the bag's size gives."""
+    n = len(offsets) - 1
+    counts = np.diff(offsets)
+    rows = np.zeros((len(indices) + 1, embedding.shape[1]), np.float32)  # a last zero row: see below
+    np.take(embedding, indices, axis=0, out=rows[:-1])
+    # reduceat sums rows[offsets[i]:offsets[i + 1]]; every start is <= len(indices), a valid row thanks
+    # to the zero row, and a row without tokens (an empty range) is zeroed after
+    sums = np.add.reduceat(rows, offsets[:-1], axis=0) if n else np.zeros((0, embedding.shape[1]), np.float32)
+    sums[counts == 0] = 0.0
+    return sums / np.maximum(counts, 1)[:, None].astype(np.float32)
+
+
 def softmax_rows(scores: np.ndarray) -> np.ndarray:
     """Softmax along the last axis, computed in place (``scores`` is overwritten and returned)."""
     scores -= scores.max(axis=-1, keepdims=True)
@@ -109,18 +123,36 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
     return scores
 
 
+# How many attention scores (chunks x heads x chunk x chunk) one batch of chunks may hold: bounds
+# the memory of a long page's attention (16 MiB of float32) while batching a short page's chunks.
+ATTENTION_BATCH_SCORES = 1 << 22
+
+
 def chunked_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, heads: int, chunk: int) -> np.ndarray:
-    """Multi-head attention of each block over the blocks of its own chunk of ``chunk``."""
+    """Multi-head attention of each block over the blocks of its own chunk of ``chunk``.
+
+    The whole chunks are attended in batches of several chunks at once (one matrix product per
+    batch instead of one per chunk), then the last, shorter chunk on its own."""
     n, width = q.shape
-    size = width // heads
     out = np.empty_like(q)
-    scale = np.float32(1.0 / np.sqrt(size))
-    for start in range(0, n, chunk):
-        rows = slice(start, min(n, start + chunk))
-        qh, kh, vh = (t[rows].reshape(-1, heads, size).transpose(1, 0, 2) for t in (q, k, v))
-        mixed = softmax_rows(qh @ kh.transpose(0, 2, 1) * scale) @ vh
-        out[rows] = mixed.transpose(1, 0, 2).reshape(-1, width)
+    q = q * np.float32(1.0 / np.sqrt(width // heads))
+    whole = n - n % chunk
+    per_batch = max(1, ATTENTION_BATCH_SCORES // (heads * chunk * chunk)) * chunk
+    for start in range(0, whole, per_batch):
+        rows = slice(start, min(whole, start + per_batch))
+        out[rows] = _attend(q[rows], k[rows], v[rows], heads, chunk)
+    if whole < n:
+        out[whole:] = _attend(q[whole:], k[whole:], v[whole:], heads, n - whole)
     return out
+
+
+def _attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, heads: int, span: int) -> np.ndarray:
+    """Attention within each run of ``span`` rows (the row count is a multiple of ``span``;
+    ``q`` is already scaled)."""
+    n, width = q.shape
+    qh, kh, vh = (t.reshape(n // span, span, heads, width // heads).transpose(0, 2, 1, 3) for t in (q, k, v))
+    mixed = softmax_rows(qh @ kh.transpose(0, 1, 3, 2)) @ vh  # (chunks, heads, span, size)
+    return mixed.transpose(0, 2, 1, 3).reshape(n, width)
 
 
 @dataclass(frozen=True)
@@ -154,6 +186,11 @@ class SequenceNet:
             raise ModelError(f"sequence model: weights of the wrong shape {wrong[:3]}")
 
     @cached_property
+    def numeric_names(self) -> tuple[str, ...]:
+        """The numeric inputs' names, in the order :meth:`margin_bags` reads them."""
+        return tuple(self.feature_names[i] for i in split_columns(self.feature_names, self.token_columns)[0])
+
+    @cached_property
     def _columns(self) -> tuple[slice | np.ndarray, slice | np.ndarray]:
         return tuple(map(as_slice, split_columns(self.feature_names, self.token_columns)))
 
@@ -161,20 +198,33 @@ class SequenceNet:
         """One logit per row of ``x`` (a page's blocks, in reading order)."""
         if x.shape[0] == 0:
             return np.zeros(0)
+        x = np.asarray(x, np.float32)
+        numeric, token = self._columns
+        bag = x[:, token]
+        embedded = (bag @ self.weights["embedding"]) / np.maximum(bag.sum(axis=1, keepdims=True), 1)
+        return self._margin(x[:, numeric], embedded)
+
+    def margin_bags(self, values: np.ndarray, indices: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """:meth:`margin` with the token columns given sparsely: ``values`` holds the numeric
+        columns (in ``feature_names`` order, token columns left out) and row i's tokens are the
+        token columns ``indices[offsets[i]:offsets[i + 1]]``, numbered in ``token_columns`` order."""
+        if values.shape[0] == 0:
+            return np.zeros(0)
+        embedded = mean_embedding(self.weights["embedding"], indices, offsets)
+        return self._margin(np.asarray(values, np.float32), embedded)
+
+    def _margin(self, values: np.ndarray, embedded: np.ndarray) -> np.ndarray:
         w = self.weights
-        h = self._input(np.asarray(x, np.float32))
+        h = self._input(values, embedded)
         h = h + np.maximum(conv(h, w["conv1.weight"], w["conv1.bias"]), 0)
         for i in range(self.layers):
             h = self._layer(h, {name: w[f"layer{i}.{name}"] for name in LAYER_WEIGHTS})
         h = h + np.maximum(conv(h, w["conv2.weight"], w["conv2.bias"]), 0)
         return linear(layer_norm(h, w["norm.weight"], w["norm.bias"]), w["out.weight"], w["out.bias"])[:, 0]
 
-    def _input(self, x: np.ndarray) -> np.ndarray:
+    def _input(self, values: np.ndarray, embedded: np.ndarray) -> np.ndarray:
         w = self.weights
-        numeric, token = self._columns
-        values = standardised(x[:, numeric], w["mean"], w["scale"])
-        bag = x[:, token]
-        embedded = (bag @ w["embedding"]) / np.maximum(bag.sum(axis=1, keepdims=True), 1)
+        values = standardised(values, w["mean"], w["scale"])
         h = gelu(linear(np.concatenate([values, embedded], axis=1), w["in1.weight"], w["in1.bias"]))
         return linear(h, w["in2.weight"], w["in2.bias"])
 

@@ -231,7 +231,12 @@ Model = TreeEnsemble | LinearModel | SequenceNet
 
 
 def probability(model: Model, x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-model.margin(x)))
+    return sigmoid(model.margin(x))
+
+
+def sigmoid(margin: np.ndarray) -> np.ndarray:
+    """Probabilities from margins (logits)."""
+    return 1.0 / (1.0 + np.exp(-margin))
 
 
 def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -> None:

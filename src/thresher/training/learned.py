@@ -150,7 +150,7 @@ def token_domains(pages: Sequence[Page]) -> dict[str, set]:
     """The domains each id/class token occurs on."""
     domains: dict[str, set] = defaultdict(set)
     for page in pages:
-        for toks in page.features.tokens:
+        for toks in page.features.tokens.sets:
             for t in toks:
                 domains[t].add(page.domain)
     return domains
@@ -165,7 +165,7 @@ def select_vocabulary(pages: Sequence[Page], size: int, min_domains: int) -> tup
     """Tokens with the largest |log odds| of content vs boilerplate, seen on enough domains."""
     content, boiler = Counter(), Counter()
     for page in pages:
-        for toks, label in zip(page.features.tokens, page.labels):
+        for toks, label in zip(page.features.tokens.sets, page.labels):
             for t in toks:
                 (content if label else boiler)[t] += 1
     domains = token_domains(pages)
@@ -321,7 +321,7 @@ def with_comments(page: Page) -> Page:
     """
     doc = page.features.doc
     labels = page.labels.copy()
-    for i, (block, toks) in enumerate(zip(doc.blocks, page.features.tokens)):
+    for i, (block, toks) in enumerate(zip(doc.blocks, page.features.tokens.sets)):
         if labels[i] or block.link_density >= 0.5 or block.word_count < 3:
             continue
         labels[i] = any(_COMMENT_TOKEN.match(t) for t in toks)
