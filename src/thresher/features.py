@@ -410,22 +410,28 @@ class BlockTokens:
         slots = np.concatenate([self.id_slot[self.chain], self.class_slot[self.chain]], axis=1)
         on_chain = np.zeros(len(self.values), bool)
         on_chain[slots] = True
-        used = np.flatnonzero(on_chain)
-        slots = (np.cumsum(on_chain) - 1)[slots]  # now numbering the used values
-        token_lists = [self.tokens_of[self.values[u]] for u in used.tolist()]
-        counts = np.fromiter(map(len, token_lists), np.int64, count=len(token_lists))
-        lookup = token_index(vocabulary).get
-        every = np.fromiter(map(lookup, iter_chain.from_iterable(token_lists), repeat(-1)), np.int64,
-                            count=int(counts.sum()))
-        known = every >= 0
-        lengths = np.bincount(np.repeat(np.arange(len(counts)), counts)[known], minlength=len(counts))
-        flat = every[known]  # each used value's known tokens' positions, value after value
-        starts = np.cumsum(lengths) - lengths
-        take = lengths[slots].ravel()
-        blocks = np.repeat(np.arange(len(self)), slots.shape[1])
-        # entry k of a (block, slot) run reads flat[starts[slot] + k]
-        first = np.repeat(starts[slots.ravel()] - (np.cumsum(take) - take), take)
-        return np.repeat(blocks, take), flat[first + np.arange(int(take.sum()))]
+        used = [self.tokens_of[self.values[u]] for u in np.flatnonzero(on_chain).tolist()]
+        lengths, flat = _known_positions(used, vocabulary)
+        slots = (np.cumsum(on_chain) - 1)[slots].ravel()  # now numbering the used values
+        take = lengths[slots]
+        blocks = np.repeat(np.repeat(np.arange(len(self)), self.chain.shape[1] * 2), take)
+        return blocks, flat[_ragged_positions(np.cumsum(lengths) - lengths, slots, take)]
+
+
+def _known_positions(token_lists: list[list[str]], vocabulary: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """For each list, how many of its tokens the vocabulary holds, and their positions in it,
+    list after list."""
+    counts = np.fromiter(map(len, token_lists), np.int64, count=len(token_lists))
+    every = np.fromiter(map(token_index(vocabulary).get, iter_chain.from_iterable(token_lists), repeat(-1)),
+                        np.int64, count=int(counts.sum()))
+    known = every >= 0
+    return np.bincount(np.repeat(np.arange(len(counts)), counts)[known], minlength=len(counts)), every[known]
+
+
+def _ragged_positions(starts: np.ndarray, picks: np.ndarray, take: np.ndarray) -> np.ndarray:
+    """Positions starts[p], starts[p] + 1, ..., starts[p] + take[k] - 1 for each k (p = picks[k]), in order."""
+    first = np.repeat(starts[picks] - (np.cumsum(take) - take), take)
+    return first + np.arange(int(take.sum()))
 
 
 def block_tokens(doc: Document, facts: TreeFacts, levels: int = 3) -> BlockTokens:
