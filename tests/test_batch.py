@@ -117,6 +117,23 @@ def test_restarting_a_pool_kills_a_worker_that_would_never_finish(tmp_path):
     pool.close()
 
 
+def blas_threads(_chunk) -> int:
+    """Run in a worker: the most threads any loaded BLAS or OpenMP library there will use."""
+    import numpy  # noqa: F401  (loads numpy's BLAS, as every extraction does)
+    from threadpoolctl import threadpool_info
+
+    return max((lib["num_threads"] for lib in threadpool_info()), default=1)
+
+
+def test_workers_run_numpy_s_blas_on_one_thread():
+    """A worker per core plus BLAS threads per worker would oversubscribe the cores."""
+    pool = _Pool(2, blas_threads)
+    try:
+        assert [pool.submit([]).result(timeout=120) for _ in range(2)] == [1, 1]
+    finally:
+        pool.close()
+
+
 def test_generators_are_consumed_lazily_in_order():
     items = ((str(i), b"x%d" % i) for i in range(20))
     records = list(extract_many(items, jobs=2, extractor=tag_extractor))
