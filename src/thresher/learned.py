@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import NamedTuple
@@ -263,10 +263,11 @@ class LearnedModel:
     threshold: float
     meta: dict
 
-    @property
+    @cached_property
     def network(self) -> Network | None:
         """The file's sequence network, if it has one. Its token columns are the file's
-        ``network_vocabulary`` (files without that entry share the trees' vocabulary)."""
+        ``network_vocabulary`` (files without that entry share the trees' vocabulary). Built once
+        per loaded model: every page then looks its 1,469 tokens up through the same tuple."""
         if "network" not in self.models:
             return None
         vocabulary = tuple(self.meta.get("network_vocabulary", self.vocabulary))
