@@ -450,6 +450,15 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
 # that cost too much quality: dropping stage 2 (stage 1 averaged with a width-32 network: 0.8690) or
 # 100 trees per stage at 0.15 (0.8642 without the network, 0.8703 with it). Naive-Bayes evidence from the 1,469 frequent tokens as stage-1 features (the
 # mean, largest and smallest log-odds of a block's tokens, out of fold) did not help (0.8692).
+# Later trials on the same folds, none shipped: a third tree stage reading stage 2's out-of-fold
+# scores through the same context columns (0.8683); stage-2 columns for the page's best DOM
+# container by expected F1 (membership, its F1 and text share, the best subtree F1 on the block's
+# path: 0.8702, within seed noise); stage 2 cut to 60 trees at 0.2 to pay for a network (0.8663).
+# The small network's seed alone moves the blend by about 0.001 (0.8738 with seed 0, 0.8725 with
+# seed 1); both seeds averaged give 0.8746 at weight 0.4, for twice the cost; 24 epochs instead of
+# 12 give 0.8740. End to end on 400 wcxb-dev pages, interleaved on a quiet machine, the small network
+# adds 0.80 ms to the default's 9.85 ms (+8%); running its BLAS on one thread does not help there
+# (it does on a loaded machine, which batch workers already get).
 _DRAGNET = TrainParams(threshold=0.25, vocabulary_size=1000, decoding="threshold")
 ALGORITHM_PARAMS = {"dragnet": _DRAGNET, "dragnet-comments": _DRAGNET, "thresher-accurate": TrainParams(network=True)}
 
