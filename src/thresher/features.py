@@ -374,18 +374,26 @@ class BlockTokens:
     chain: np.ndarray  # (blocks, levels) element indices
     id_slot: np.ndarray  # per element: its id value's position in ``values``
     class_slot: np.ndarray
-    values: tuple  # the page's distinct id and class values (None among them)
-    tokens_of: dict  # value -> its tokens
+    tokens_of: dict  # the page's distinct id and class values (None among them) -> their tokens
 
     def __len__(self) -> int:
         return len(self.chain)
 
     @cached_property
+    def values(self) -> tuple:
+        """The distinct id and class values, in the order the slots number them."""
+        return tuple(self.tokens_of)
+
+    @cached_property
+    def slots(self) -> np.ndarray:
+        """(blocks, 2 * levels): the slot of each chain element's id value, then of each one's class value."""
+        return np.concatenate([self.id_slot[self.chain], self.class_slot[self.chain]], axis=1)
+
+    @cached_property
     def sets(self) -> list[set[str]]:
         """Per block, the set of its tokens."""
-        tokens = [self.tokens_of[value] for value in self.values]
-        slots = np.concatenate([self.id_slot[self.chain], self.class_slot[self.chain]], axis=1).tolist()
-        return [{t for slot in row for t in tokens[slot]} for row in slots]
+        tokens = list(self.tokens_of.values())
+        return [{t for slot in row for t in tokens[slot]} for row in self.slots.tolist()]
 
     def columns(self, vocabulary: tuple[str, ...]) -> "Columns":
         """One 0/1 column per vocabulary token: does the block hold it."""
@@ -407,12 +415,11 @@ class BlockTokens:
     def _pairs(self, vocabulary: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """(block, vocabulary position) for every token occurrence on a block's chain (repeats
         included). Each distinct id/class value on some chain is looked up once; the rest is numpy."""
-        slots = np.concatenate([self.id_slot[self.chain], self.class_slot[self.chain]], axis=1)
         on_chain = np.zeros(len(self.values), bool)
-        on_chain[slots] = True
+        on_chain[self.slots] = True
         used = [self.tokens_of[self.values[u]] for u in np.flatnonzero(on_chain).tolist()]
         lengths, flat = _known_positions(used, vocabulary)
-        slots = (np.cumsum(on_chain) - 1)[slots].ravel()  # now numbering the used values
+        slots = (np.cumsum(on_chain) - 1)[self.slots].ravel()  # numbering the used values
         take = lengths[slots]
         blocks = np.repeat(np.repeat(np.arange(len(self)), self.chain.shape[1] * 2), take)
         return blocks, flat[_ragged_positions(np.cumsum(lengths) - lengths, slots, take)]
@@ -439,8 +446,7 @@ def block_tokens(doc: Document, facts: TreeFacts, levels: int = 3) -> BlockToken
     links = [np.asarray(doc.numbers.element, np.int64).reshape(len(doc.blocks))]
     for _ in range(levels - 1):
         links.append(facts.parents[links[-1]])
-    return BlockTokens(np.stack(links, axis=1), facts.id_slot, facts.class_slot, tuple(facts.tokens_of),
-                       facts.tokens_of)
+    return BlockTokens(np.stack(links, axis=1), facts.id_slot, facts.class_slot, facts.tokens_of)
 
 
 def token_columns(tokens: BlockTokens, vocabulary: tuple[str, ...]) -> Columns:
