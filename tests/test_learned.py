@@ -379,3 +379,29 @@ def test_run_columns_place_blocks_against_the_main_run():
 def test_run_columns_without_a_confident_block_are_zero():
     cols = L.run_columns(np.array([0.2, 0.4]), np.array([10.0, 10.0]))
     assert all(v.tolist() == [0.0, 0.0] for v in cols.values())
+
+
+def test_stage1_layout_with_and_without_readabilitys_candidate_columns():
+    _, page, with_candidates = page_features()
+    without = L.stage1_features(page, (), candidates=False)
+    assert with_candidates.names == page.base.names + page.candidates.names
+    assert without.names == page.base.names
+    assert L.reads_candidates(stump(with_candidates.names, "rd_in_top", 0.5, -1.0, 1.0))
+    assert not L.reads_candidates(stump(without.names, "link_density", 0.5, 1.0, -1.0))
+
+
+def test_a_model_trained_before_the_candidate_columns_still_scores(tmp_path):
+    """A stage-1 model laid out as base features + tokens (no candidate columns) is read in its own layout."""
+    _, page, _ = page_features()
+    names = L.stage1_features(page, (), candidates=False).names
+    model = write_model(tmp_path / "old.npz", {"stage1": stump(names, "link_density", 0.5, 4.0, -4.0)})
+    with_candidates = write_model(tmp_path / "new.npz", {"stage1": stump(
+        L.stage1_features(page, ()).names, "link_density", 0.5, 4.0, -4.0)})
+    assert kept_texts(model) == kept_texts(with_candidates)
+    assert kept_texts(model)  # the stump keeps the prose
+
+
+def test_shipped_flagship_reads_the_candidate_columns():
+    shipped("thresher")
+    model = L.load_learned(L.shipped_model_path(flagship.MODEL_FILE))
+    assert L.reads_candidates(model.stage("stage1"))

@@ -362,7 +362,7 @@ def test_train_accurate_adds_a_network_that_the_extractor_averages_in(pages, tmp
     assert meta["network_weight"] == 0.5 and network.weight == 0.5
     # the network's token columns are every token on enough domains, not the trees' (pruned) vocabulary
     assert network.vocabulary == T.frequent_tokens(pages, p.min_token_domains) == tuple(meta["network_vocabulary"])
-    assert models["network"].feature_names == L.stage1_features(pages[0].features, network.vocabulary).names
+    assert models["network"].feature_names == L.network_features(pages[0].features, network.vocabulary).names
     read = models["stage1"].read_features() | models["stage2"].read_features()
     assert all(token_name(t) in read for t in meta["vocabulary"])  # the trees' vocabulary is still pruned
     html, _, paras, nav = new_page(3)
@@ -389,7 +389,7 @@ def test_network_scores_are_averaged_with_the_guarded_tree_scores(pages):
     assert np.array_equal(T.predict(trained, page), s.final)
     # the network reads the page's tokens as bags; the dense columns give the same scores
     assert L.reads_base_and_bags(trained.network.model, page.base.names, trained.network.vocabulary)
-    dense = L.score_stage(trained.network.model, L.stage1_features(page, trained.network.vocabulary))
+    dense = L.score_stage(trained.network.model, L.network_features(page, trained.network.vocabulary))
     np.testing.assert_allclose(s.network, dense, rtol=1e-5, atol=1e-6)
     # the bags are read by name, so the column order of the file does not matter
     model = trained.network.model

@@ -88,6 +88,17 @@ class ElementTable(Sequence):
     def __len__(self) -> int:
         return len(self.tags)
 
+    @cached_property
+    def arrays(self) -> "ElementArrays":
+        """The integer columns as read-only int64 arrays, converted once per document
+        (several feature stages read them)."""
+        n = len(self.tags)
+        columns = [np.asarray(c, np.int64).reshape(n) for c in
+                   (self.parents, self.depths, self.first_blocks, self.end_blocks)]
+        for column in columns:
+            column.flags.writeable = False
+        return ElementArrays(*columns)
+
     def __getitem__(self, index):  # type: ignore[override]
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
@@ -95,6 +106,15 @@ class ElementTable(Sequence):
             index += len(self.tags)
         return Element(index, self.tags[index], self.parents[index], self.depths[index],
                        self.attrs[index], self.first_blocks[index], self.end_blocks[index])
+
+
+class ElementArrays(NamedTuple):
+    """:class:`ElementTable`'s integer columns as arrays (``parents`` keeps -1 for the root)."""
+
+    parents: np.ndarray
+    depths: np.ndarray
+    first_blocks: np.ndarray
+    end_blocks: np.ndarray
 
 
 class Span(NamedTuple):

@@ -211,6 +211,7 @@ class TreeFacts:
     subtree_link_chars: np.ndarray
     same_sibling_count: np.ndarray  # siblings with the same tag and class
     hidden: np.ndarray  # the element or an ancestor is hidden (attribute, aria-hidden, inline style)
+    roles: dict  # element -> its ``role`` attribute, for the elements that have one
     parents: np.ndarray  # parent index, the root pointing to itself
     ids: list  # id value per element (None when it has none)
     classes: list  # class value per element (None when it has none)
@@ -230,16 +231,18 @@ def is_hidden(attrs: dict) -> bool:
     return hidden_by_style(attrs)
 
 
-def _may_hide(attrs: dict) -> bool:
-    return "style" in attrs or "hidden" in attrs or "aria-hidden" in attrs
+# The attributes that can hide an element, and ``role``: most elements have none of them.
+_SPECIAL_ATTRIBUTES = frozenset(("style", "hidden", "aria-hidden", "role"))
 
 
-def _hidden_elements(attrs: tuple[dict, ...]) -> np.ndarray:
-    """Per element: whether its own attributes hide it (most have none that could)."""
+def _special_attributes(attrs: tuple[dict, ...]) -> tuple[np.ndarray, dict[int, str]]:
+    """Per element: whether its own attributes hide it; and the ``role`` of each element that
+    has one. One pass over the elements; only those with a special attribute are read further."""
+    special = [i for i, a in enumerate(attrs) if a and not _SPECIAL_ATTRIBUTES.isdisjoint(a)]
     hidden = np.zeros(len(attrs), bool)
-    candidates = [i for i, a in enumerate(attrs) if _may_hide(a)]
-    hidden[candidates] = [is_hidden(attrs[i]) for i in candidates]
-    return hidden
+    hidden[special] = [is_hidden(attrs[i]) for i in special]
+    roles = {i: attrs[i]["role"] for i in special if attrs[i].get("role")}
+    return hidden, roles
 
 
 class _OwnCues(NamedTuple):
@@ -293,10 +296,10 @@ def tree_facts(doc: Document) -> TreeFacts:
     tags, attrs = els.tags, els.attrs
     cues = _own_cues(attrs)
     classes, neg_cue, pos_cue = cues.classes, cues.negative, cues.positive
-    parent_arr = np.asarray(els.parents, np.int64).reshape(n)
+    parent_arr = els.arrays.parents
     bits = np.fromiter(map(_CONTEXT_BIT.get, tags, repeat(0, n)), np.int64, count=n)
-    hidden = _hidden_elements(attrs)
-    depths = np.asarray(els.depths, np.int64).reshape(n)
+    hidden, roles = _special_attributes(attrs)
+    depths = els.arrays.depths
     parents = np.where(parent_arr < 0, np.arange(n), parent_arr)  # the root is its own parent
     far = MAX_CUE_DISTANCE
     neg = np.where(neg_cue, 0, far)
@@ -313,13 +316,13 @@ def tree_facts(doc: Document) -> TreeFacts:
         up = up[up]
         reach *= 2
     chars, links = doc.numbers.chars, doc.numbers.link_chars
-    first, end = np.asarray(els.first_blocks, np.int64), np.asarray(els.end_blocks, np.int64)
+    first, end = els.arrays.first_blocks, els.arrays.end_blocks
     cum_chars = np.concatenate([[0.0], np.cumsum(chars)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
     same = _same_siblings(parent_arr, tags, classes)
     return TreeFacts(bits, neg.astype(np.int64), pos.astype(np.int64),
                      cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
-                     same, hidden, parents, cues.ids, classes, cues.tokens_of, cues.id_slot, cues.class_slot)
+                     same, hidden, roles, parents, cues.ids, classes, cues.tokens_of, cues.id_slot, cues.class_slot)
 
 
 # Sibling repetition saturates here: a 500-paragraph article must look like a 50-paragraph one,
@@ -340,7 +343,7 @@ def dom_context(doc: Document, facts: TreeFacts) -> Columns:
         chain.append(facts.parents[chain[-1]])
     neg, pos = facts.neg_distance[e0], facts.pos_distance[e0]
     cols: dict[str, np.ndarray] = {
-        "depth": np.minimum(60, np.asarray(doc.elements.depths, np.int64)[e0]),
+        "depth": np.minimum(60, doc.elements.arrays.depths[e0]),
         "hidden": facts.hidden[e0],
         "neg_cue_near": neg <= 3, "pos_cue_near": pos <= 3, "neg_cue_dist": neg, "pos_cue_dist": pos,
         "siblings_same": _repetition(facts.same_sibling_count[chain[0]]),

@@ -25,6 +25,7 @@ import numpy as np
 from . import features as F
 from .algorithms import cetr as C
 from .blocks import Document
+from .candidates import NAMES as CANDIDATE_NAMES, candidate_columns
 from .errors import ModelError
 from .language import stopwords
 from .seqmodel import SequenceNet
@@ -45,6 +46,13 @@ class PageFeatures:
     base: F.Columns
     tokens: F.BlockTokens  # per block: the id/class tokens on the element and its 2 ancestors
     doc: Document
+    facts: F.TreeFacts
+
+    @cached_property
+    def candidates(self) -> F.Columns:
+        """Readability's candidate columns (:func:`thresher.candidates.candidate_columns`),
+        computed when first read: the flagship's stage 1 reads them, Dragnet does not."""
+        return candidate_columns(self.doc, self.facts)
 
 
 def page_features(doc: Document, language: str) -> PageFeatures:
@@ -53,7 +61,7 @@ def page_features(doc: Document, language: str) -> PageFeatures:
     context = F.dom_context(doc, facts)
     own = F.concat([shallow, context, F.cetr(doc), F.page_level(doc, shallow), F.page_structure(doc)])
     base = F.concat([own, F.neighbours(own)])
-    return PageFeatures(base, F.block_tokens(doc, facts), doc)
+    return PageFeatures(base, F.block_tokens(doc, facts), doc, facts)
 
 
 def cetr_cluster(doc: Document) -> F.Columns:
@@ -76,7 +84,22 @@ def dragnet_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Colum
                      F.token_columns(page.tokens, vocabulary)])
 
 
-def stage1_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Columns:
+def stage1_features(page: PageFeatures, vocabulary: tuple[str, ...], candidates: bool = True) -> F.Columns:
+    """The base features, Readability's candidate columns (unless ``candidates`` is false: the
+    layout of models trained before they existed) and the vocabulary's token columns."""
+    groups = [page.base, page.candidates] if candidates else [page.base]
+    return F.concat([*groups, F.token_columns(page.tokens, vocabulary)])
+
+
+def reads_candidates(stage1: Model) -> bool:
+    """Whether a stage-1 model's layout holds Readability's candidate columns. Models trained
+    before they were added (thresher-accurate's, users' own) do not, and keep working."""
+    return CANDIDATE_NAMES[0] in stage1.feature_names
+
+
+def network_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Columns:
+    """The sequence network's inputs: the base features and the vocabulary's token columns
+    (what :meth:`thresher.seqmodel.SequenceNet.margin_bags` reads without the dense matrix)."""
     return F.concat([page.base, F.token_columns(page.tokens, vocabulary)])
 
 
@@ -122,9 +145,9 @@ def context_features(doc: Document, p: np.ndarray) -> F.Columns:
     cum_pc = np.concatenate([[0.0], np.cumsum(p * chars)])
     cum_c = np.concatenate([[0.0], np.cumsum(chars)])
     els = doc.elements
-    first, end = np.asarray(els.first_blocks), np.asarray(els.end_blocks)
+    first, end = els.arrays.first_blocks, els.arrays.end_blocks
     weighted = (cum_pc[end] - cum_pc[first]) / np.maximum(1.0, cum_c[end] - cum_c[first])
-    parents = np.asarray(els.parents, np.int64)
+    parents = els.arrays.parents
     up = np.where(parents < 0, np.arange(len(parents)), parents)  # the root is its own parent
     element = doc.numbers.element
     for level in range(0, 5):
@@ -220,14 +243,14 @@ def blend(guarded: np.ndarray, network: np.ndarray | None, network_weight: float
 def network_scores(network: Network | None, page: PageFeatures) -> np.ndarray | None:
     """The network's probabilities. A sequence network whose inputs are the base features and
     its vocabulary's tokens (every shipped one) reads the tokens as bags, without the dense
-    0/1 columns; any other layout is checked and read as :func:`stage1_features`."""
+    0/1 columns; any other layout is checked and read as :func:`network_features`."""
     if network is None:
         return None
     model = network.model
     if isinstance(model, SequenceNet) and reads_base_and_bags(model, page.base.names, network.vocabulary):
         bags = F.token_bags(page.tokens, network.vocabulary)
         return sigmoid(model.margin_bags(page.base.values, bags.indices, bags.offsets))
-    return score_stage(model, stage1_features(page, network.vocabulary))
+    return score_stage(model, network_features(page, network.vocabulary))
 
 
 def reads_base_and_bags(model: SequenceNet, base_names: tuple[str, ...], vocabulary: tuple[str, ...]) -> bool:
@@ -240,7 +263,7 @@ def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vo
                      confident: float, network: Network | None = None) -> StageScores:
     """The flagship's scores. Without a stage-2 model every stage's are stage 1's; a
     ``network`` is averaged in with its weight."""
-    s1 = stage1_features(page, vocabulary)
+    s1 = stage1_features(page, vocabulary, reads_candidates(stage1))
     own = score_stage(stage1, s1)
     net = network_scores(network, page)
     weight = network.weight if network is not None else 0.0

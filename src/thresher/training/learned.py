@@ -261,7 +261,7 @@ def train_flagship_models(pages: Sequence[Page], p: TrainParams, family: str = "
 def fit_network(pages: Sequence[Page], p: TrainParams) -> L.Network:
     """The block-sequence network over the base features and its own id/class-token columns."""
     vocab = frequent_tokens(pages, p.min_token_domains)
-    columns = [L.stage1_features(pg.features, vocab) for pg in pages]
+    columns = [L.network_features(pg.features, vocab) for pg in pages]
     examples = [SequenceExample(c.values, pg.labels, pg.weights) for pg, c in zip(pages, columns)]
     model = fit_sequence(examples, columns[0].names, F.token_names(vocab), p.sequence)
     return L.Network(model, vocab, p.network_weight)
