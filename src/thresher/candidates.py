@@ -256,12 +256,12 @@ def article_blocks(doc: Document, top: int, candidates: Candidates, raw_parents:
     parent = int(raw_parents[top])
     if parent < 0:
         return article
-    classes = [els.attrs[top].get("class")]
+    top_class = els.attrs[top].get("class")
     threshold = max(MIN_SIBLING_SCORE, candidates.score[top] * SIBLING_SHARE)
     for sibling in np.flatnonzero(raw_parents == parent).tolist():
         if sibling == top or first[sibling] == end[sibling]:
             continue
-        same_class = bool(classes[0]) and els.attrs[sibling].get("class") == classes[0]
+        same_class = bool(top_class) and els.attrs[sibling].get("class") == top_class
         bonus = candidates.score[top] * SIBLING_SHARE if same_class else 0.0
         joins = candidates.touched[sibling] and candidates.score[sibling] + bonus >= threshold
         if not joins and els.tags[sibling] == "p" and not removed[sibling]:
@@ -276,10 +276,10 @@ NAMES = ("rd_paragraph", "rd_in_top", "rd_in_article", "rd_ancestor_best", "rd_p
 
 
 def candidate_columns(doc: Document, facts: F.TreeFacts) -> F.Columns:
-    """Readability's view of each block: its paragraph points (log), whether it lies in the best candidate and in the article (the best
-    candidate and the siblings that join it), the best score among its element and four
-    ancestors and its parent's score (both over the best candidate's), and the best
-    candidate's share of the page's text."""
+    """Readability's view of each block: its paragraph points (log), whether it lies in the
+    best candidate and in the article (the best candidate and the siblings that join it), the
+    best score among its element and four ancestors and its parent's score (both over the
+    best candidate's), and the best candidate's share of the page's text."""
     els = doc.elements
     n = len(doc.blocks)
     raw_parents, depths = els.arrays.parents, els.arrays.depths
@@ -308,5 +308,5 @@ def candidate_columns(doc: Document, facts: F.TreeFacts) -> F.Columns:
     columns |= {"rd_in_top": in_top,
                 "rd_in_article": article_blocks(doc, top, candidates, raw_parents, chars, link_density, removed),
                 "rd_ancestor_best": best, "rd_parent_score": candidates.score[facts.parents[owner]] / top_score,
-                "rd_top_share": np.full(n, chars[top] / max(1.0, float(chars[0]) if len(chars) else 1.0))}
+                "rd_top_share": np.full(n, chars[top] / max(1.0, float(chars[0])))}
     return F.Columns.of({k: np.asarray(columns[k], np.float32) for k in NAMES}, n)
