@@ -269,10 +269,20 @@ def _pre_text(raw: str) -> str:
     return "\n".join(lines)
 
 
-_BLOCK, _PRE, _ANCHOR, _HEADING = 1, 2, 4, 8
-_ROLES: dict[str, int] = {tag: _BLOCK for tag in BLOCK_TAGS}
+# What the walk does with an element, by tag. The bits from _SKIP up are handled on entry and
+# are never pushed: skipped content, <br>, and <math> (skipped when hidden, else inline).
+_BLOCK, _PRE, _ANCHOR, _HEADING, _SKIP, _BR, _MATH = 1, 2, 4, 8, 16, 32, 64
+# Frequent inline tags are listed with role 0, so that only unknown tags are checked for
+# parser-internal names (comments and the like).
+_INLINE_TAGS = frozenset(
+    "span b i em strong img input label button small sup sub abbr cite code kbd samp var time mark q s u "
+    "del ins font picture source".split())
+_ROLES: dict[str, int] = {tag: 0 for tag in _INLINE_TAGS}
+_ROLES.update({tag: _BLOCK for tag in BLOCK_TAGS})
 _ROLES.update({"pre": _BLOCK | _PRE, "textarea": _BLOCK | _PRE, "a": _ANCHOR})
 _ROLES.update({tag: _BLOCK | _HEADING for tag in HEADING_TAGS})
+_ROLES.update({tag: _SKIP for tag in SKIPPED_TAGS})
+_ROLES.update({"br": _BR, "math": _MATH})
 _INHERITED = _ANCHOR | _PRE  # roles that hold for everything inside the element
 
 
@@ -347,7 +357,7 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
     and the element columns are appended to directly. Without ``attributes``
     only the elements in ``_ATTRIBUTES_ALWAYS`` read theirs.
     """
-    roles, skipped_tags, new_span = _ROLES, SKIPPED_TAGS, tuple.__new__
+    roles, new_span = _ROLES, tuple.__new__
     tags, parents, depths, attrs_col = b.tags, b.parents, b.depths, b.attrs
     firsts, ends, blocks = b.first_block, b.end_block, b.blocks
     block_owners = [0]  # innermost open block-level element (the root stands in before one opens)
@@ -393,9 +403,11 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
                 elif has_text or inherited & _PRE:  # white space before a block's first text is not kept
                     spans.append(new_span(Span, (text, parent)))
             continue
-        if not tag or tag[0] in "-_#!":
-            continue
-        role = roles.get(tag, 0)
+        role = roles.get(tag)
+        if role is None:
+            if not tag or tag[0] in "-_#!":
+                continue
+            role = 0
         if role & _BLOCK:  # a block-level element ends the current block
             if has_text:
                 b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count),
@@ -409,23 +421,25 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
         attrs_col.append(attrs)
         count = len(blocks)
         firsts.append(count)
-        if tag in skipped_tags or (tag == "math" and is_hidden_math(node)):
-            ends.append(count)
-            _collect_head_facts(b, node, tag, attrs)
-            b.skipped.add(index)
-            continue
-        if tag == "br":  # a second <br> in a row ends the block
-            ends.append(count)
-            if not brs:
-                spans.append(new_span(Span, ("\n", index)))
+        if role >= _SKIP:  # skipped content, a line break or MathML
+            if role & _SKIP or (role & _MATH and is_hidden_math(node)):
+                ends.append(count)
+                _collect_head_facts(b, node, tag, attrs)
+                b.skipped.add(index)
+                continue
+            if role & _BR:  # a second <br> in a row ends the block
+                ends.append(count)
+                if not brs:
+                    spans.append(new_span(Span, ("\n", index)))
+                    brs = 1
+                    continue
+                if has_text:
+                    b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count),
+                                block_owners[-1], headings > 0)
+                spans, (has_text, pre, link_chars, link_words, tag_count, brs) = [], _NEW_BLOCK
                 brs = 1
                 continue
-            if has_text:
-                b.add_block(_Pending(spans, pre, link_chars, link_words, tag_count),
-                            block_owners[-1], headings > 0)
-            spans, (has_text, pre, link_chars, link_words, tag_count, brs) = [], _NEW_BLOCK
-            brs = 1
-            continue
+            role = 0  # visible MathML is inline text
         tag_count += 1
         child = node.last_child
         if role:

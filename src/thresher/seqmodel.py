@@ -92,13 +92,13 @@ def linear(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
 
 
 def conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """Convolution over the rows (``weight``: (out, in, width), zero padding at both ends)."""
+    """Convolution over the rows (``weight``: (out, in, width), zero padding at both ends), as
+    one matrix product: row i of the windows holds rows i .. i + width - 1 of the padded input,
+    laid out (in, width) like each output channel's weights."""
     n, width = x.shape[0], weight.shape[2]
     padded = np.pad(x, ((width // 2, width // 2), (0, 0)))
-    out = np.broadcast_to(bias, (n, weight.shape[0])).copy()
-    for j in range(width):
-        out += padded[j:j + n] @ weight[:, :, j].T
-    return out
+    windows = np.lib.stride_tricks.sliding_window_view(padded, width, axis=0)  # (n, in, width)
+    return windows.reshape(n, -1) @ weight.reshape(weight.shape[0], -1).T + bias
 
 
 def mean_embedding(embedding: np.ndarray, indices: np.ndarray, offsets: np.ndarray) -> np.ndarray:
