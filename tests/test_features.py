@@ -51,6 +51,32 @@ def test_text_density_of_wrapped_block_excludes_the_last_line():
     assert F.text_density(text) == 26.0
 
 
+def wrapped_density(text: str, width: int = 80) -> float:
+    """Text density the long way: wrap word after word, as Kohlschütter describes it."""
+    if len(text) <= width:
+        return float(len(text.split()))
+    lines, line_len, words_in_lines, current = 0, 0, 0, 0
+    for word in text.split():
+        if line_len and line_len + 1 + len(word) > width:
+            lines, words_in_lines, line_len, current = lines + 1, words_in_lines + current, 0, 0
+        line_len += (1 if line_len else 0) + len(word)
+        current += 1
+    return float(current) if lines == 0 else words_in_lines / lines
+
+
+@given(st.lists(st.tuples(st.integers(1, 130), st.sampled_from([" ", "  ", "\n", " \xa0"])), min_size=1, max_size=40))
+def test_text_density_wraps_as_word_after_word(words):
+    """The line-at-a-time wrap gives what wrapping one word at a time gives, long words,
+    exact fits and any white space included."""
+    text = "".join("w" * size + space for size, space in words)
+    assert F.text_density(text) == wrapped_density(text)
+
+
+def test_text_density_puts_a_word_longer_than_the_width_on_its_own_line():
+    assert F.text_density("a " + "x" * 100 + " b c") == 1.0  # lines: "a", "x...x", ("b c" excluded)
+    assert F.text_density("x" * 100) == 1.0
+
+
 def test_text_density_column_matches_function():
     long_text = " ".join(["abcdefghi"] * 20)
     doc = page(f"<p>short words here</p><p>{long_text}</p>")
@@ -74,6 +100,15 @@ def test_stopword_density_uses_the_given_stoplist():
     assert shallow(doc).column("stopword_density").tolist() == pytest.approx([3 / 6, 0.0])
     # an empty stoplist gives zero everywhere
     assert shallow(doc, frozenset()).column("stopword_density").tolist() == [0.0, 0.0]
+
+
+@given(st.lists(st.lists(st.sampled_from(["The", "the", "ON", "x", "ÉΣ", "ς", " ", "\n", "\xa0"]), min_size=1,
+                        max_size=12).map("".join).filter(str.split), max_size=20))
+def test_stopword_counts_are_each_text_s_own(texts):
+    """Counting over the page's words at once gives each text's own count of lower-cased stop words."""
+    words = np.array([len(t.split()) for t in texts], np.float64)
+    expected = [sum(w in STOP for w in t.lower().split()) for t in texts]
+    assert F.stopword_counts(texts, words, STOP).tolist() == expected
 
 
 def test_digit_and_upper_ratios_on_known_strings():
@@ -278,7 +313,102 @@ def test_repeated_paragraphs_are_not_counted_as_repeats():
 def test_page_structure_without_a_main_heading_is_neutral():
     doc = page("<p>alpha</p><p>beta</p>")
     cols = F.page_structure(doc)
-    assert cols.values.tolist() == [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    assert cols.values.tolist() == [[0.0] * len(cols.names)] * 2
+
+
+def test_copies_count_the_same_text_before_and_after_each_block_under_other_parents():
+    para = "A whole paragraph of prose, " + "long enough to be far more than a label or a button " * 2
+    doc = page(f"<div><p>{para}</p><p>Share</p></div><section><p>{para.upper()}</p><p>other</p></section>"
+               f"<aside><p>{para}</p></aside>")
+    cols = F.page_structure(doc)
+    assert cols.column("copies_before").tolist() == pytest.approx([0, 0, math.log1p(1), 0, math.log1p(2)])
+    assert cols.column("copies_after").tolist() == pytest.approx([math.log1p(2), 0, math.log1p(1), 0, 0])
+
+
+def test_a_paragraph_repeated_within_its_container_is_no_copy():
+    """An article that repeats a paragraph (or a table its equal cells) holds each repeat as
+    its own content, not as a second rendering of the page."""
+    para = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor."
+    doc = page(f"<article><p>{para}</p><p>{para}</p><p>{para}</p></article><aside><p>{para}</p></aside>")
+    cols = F.page_structure(doc)
+    assert cols.column("copies_before").tolist() == pytest.approx([0, 0, 0, math.log1p(3)])
+    assert cols.column("copies_after").tolist() == pytest.approx([math.log1p(1)] * 3 + [0])
+
+
+def test_text_copies_ignore_case():
+    texts = ["Add to cart", "add to cart", "Buy", "ADD TO CART", "Add to  cart"]
+    before, after = F.text_copies(texts, [1, 2, 3, 4, 5])
+    assert before.tolist() == [0, 1, 0, 2, 0] and after.tolist() == [2, 1, 0, 0, 0]
+    assert [a.tolist() for a in F.text_copies([], [])] == [[], []]
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a", "A", "b", "c d", "C D", ""]), st.integers(0, 2)), max_size=30))
+def test_text_copies_count_the_equal_texts_under_other_parents_on_each_side(items):
+    texts, parents = [t for t, _ in items], [p for _, p in items]
+    before, after = F.text_copies(texts, parents)
+    keys = [(t.lower(), p) for t, p in items]
+    others = [[k[0] == key[0] and k[1] != key[1] for k in keys] for key in keys]
+    assert before.tolist() == [sum(row[:i]) for i, row in enumerate(others)]
+    assert after.tolist() == [sum(row[i + 1:]) for i, row in enumerate(others)]
+
+
+def test_template_paths_group_blocks_by_their_whole_path():
+    """Cards in separate rows share their (tag, class) path though not their parent; a block
+    under another class shares only the tag path."""
+    card = "<div class='card'><p>{}</p></div>"
+    doc = page("<main><div class='row'>" + card.format("one two") + card.format("three") + "</div>"
+               "<div class='row'>" + card.format("four five six") + "</div>"
+               "<div class='row'><div class='ad'><p>buy</p></div></div></main>")
+    cols = F.template_paths(doc, F.tree_facts(doc))
+    assert cols.column("path_blocks").tolist() == pytest.approx([math.log1p(2)] * 3 + [0.0])
+    assert cols.column("tag_path_blocks").tolist() == pytest.approx([math.log1p(3)] * 4)
+    total = sum(b.char_count for b in doc.blocks)
+    cards = sum(b.char_count for b in doc.blocks[:3])
+    assert cols.column("path_share").tolist() == pytest.approx([cards / total] * 3 + [3 / total])
+    assert cols.column("tag_path_share").tolist() == pytest.approx([1.0] * 4)
+
+
+def test_template_paths_link_density_is_the_group_s():
+    doc = page("<ul><li><a href='/a'>first link</a></li><li>plain item text</li></ul><p>prose</p>")
+    cols = F.template_paths(doc, F.tree_facts(doc))
+    links = len("first link")
+    items = links + len("plain item text")
+    assert cols.column("path_link_density").tolist() == pytest.approx([links / items, links / items, 0.0])
+
+
+def test_path_hashes_are_equal_exactly_for_equal_paths():
+    # elements: 0 root; 1, 2 children of 0; 3 under 1; 4 under 2; 5 under 3
+    parents = np.array([0, 0, 0, 1, 2, 3])
+    depths = np.array([0, 1, 1, 2, 2, 3])
+    codes = np.array([[7], [1], [1], [2], [2], [2]])
+    hashes = F.path_hashes(codes, parents, depths)[:, 0]
+    assert hashes[1] == hashes[2] and hashes[3] == hashes[4]
+    assert len({hashes[0], hashes[1], hashes[3], hashes[5]}) == 4
+    other = F.path_hashes(np.array([[7], [1], [3], [2], [2], [2]]), parents, depths)[:, 0]
+    assert other[3] != other[4]  # the same own code under different parents' codes
+
+
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=40), st.data())
+def test_path_hashes_match_the_paths_themselves(codes, data):
+    """On random trees (each element's parent comes before it), two elements share a hash
+    exactly when the codes on their root paths are the same."""
+    n = len(codes)
+    parents = [0] + [data.draw(st.integers(0, i - 1)) for i in range(1, n)]
+    depths, paths = [0], [(codes[0],)]
+    for i in range(1, n):
+        depths.append(depths[parents[i]] + 1)
+        paths.append(paths[parents[i]] + (codes[i],))
+    hashes = F.path_hashes(np.array(codes)[:, None], np.array(parents), np.array(depths))[:, 0].tolist()
+    for i in range(n):
+        for j in range(n):
+            assert (hashes[i] == hashes[j]) == (paths[i] == paths[j])
+
+
+def test_template_paths_of_a_20000_deep_page():
+    doc = page("<div>" * 20000 + "<p>deep text</p>" + "</div>" * 20000 + "<p>top text</p>")
+    cols = F.template_paths(doc, F.tree_facts(doc))
+    assert cols.values.shape == (2, 6) and np.isfinite(cols.values).all()
+    assert cols.column("path_blocks").tolist() == [0.0, 0.0]
 
 
 # ------------------------------------------------------------------ neighbours

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import thresher
-from thresher import learned as L
+from thresher import features as F, learned as L
 from thresher.algorithms import dragnet, flagship
 from thresher.blocks import build_document
 from thresher.errors import ModelError
@@ -405,3 +405,22 @@ def test_shipped_flagship_reads_the_candidate_columns():
     shipped("thresher")
     model = L.load_learned(L.shipped_model_path(flagship.MODEL_FILE))
     assert L.reads_candidates(model.stage("stage1"))
+
+
+def test_a_model_reads_its_columns_by_name_whatever_features_were_added_since(tmp_path):
+    """A model trained before a feature existed (here: without ``copies_before``, its columns in
+    another order) reads the columns it names and scores as the same model in today's layout."""
+    _, page, s1 = page_features()
+    older = tuple(reversed([n for n in s1.names if n != "copies_before"]))
+    assert len(older) == len(s1.names) - 1
+    old = write_model(tmp_path / "old.npz", {"stage1": stump(older, "link_density", 0.5, 4.0, -4.0)})
+    new = write_model(tmp_path / "new.npz", {"stage1": stump(s1.names, "link_density", 0.5, 4.0, -4.0)})
+    assert kept_texts(old) == kept_texts(new) == [PARA1, PARA2, "Menu prose that is not a link at all"]
+
+
+def test_columns_select_by_name_and_name_what_is_missing():
+    cols = F.Columns(("a", "b", "c"), np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert cols.select(("a", "b", "c")) is cols.values
+    assert cols.select(("c", "a")).tolist() == [[2.0, 0.0], [5.0, 3.0]]
+    with pytest.raises(ModelError, match="stage1 reads features .* \\(x, y\\); retrain"):
+        cols.select(("a", "x", "y"), "stage1")

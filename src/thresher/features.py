@@ -26,11 +26,13 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import chain as iter_chain, count, repeat
+from operator import methodcaller
 from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
 from .blocks import Document, hidden_by_style
+from .errors import ModelError
 
 WORD = re.compile(r"\w+")
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -90,6 +92,26 @@ class Columns:
     def column(self, name: str) -> np.ndarray:
         return self.values[:, self.names.index(name)]
 
+    def select(self, names: tuple[str, ...], reader: str = "the caller") -> np.ndarray:
+        """The values of the columns ``names``, in that order (the matrix itself when they are
+        all of them in order). A name that is not here is a :class:`~thresher.errors.ModelError`
+        naming ``reader``."""
+        if names == self.names:
+            return self.values
+        position = _positions(self.names)
+        missing = [name for name in names if name not in position]
+        if missing:
+            raise ModelError(f"{reader} reads features this thresher does not compute ({', '.join(missing[:3])}"
+                             f"{', ...' if len(missing) > 3 else ''}); retrain the model")
+        return self.values[:, [position[name] for name in names]]
+
+
+@lru_cache(maxsize=32)
+def _positions(names: tuple[str, ...]) -> dict[str, int]:
+    """Each name's column (memoised: a page's feature layout is the same on every page).
+    Callers must not change the dict."""
+    return {name: j for j, name in enumerate(names)}
+
 
 def concat(groups: Iterable[Columns]) -> Columns:
     groups = list(groups)
@@ -99,20 +121,27 @@ def concat(groups: Iterable[Columns]) -> Columns:
 # ------------------------------------------------------------------ shallow text
 
 def text_density(text: str, width: int = 80) -> float:
-    """Kohlschütter's text density: words per wrapped line, the last line excluded when several."""
+    """Kohlschütter's text density: words per wrapped line, the last line excluded when several.
+
+    Lines are wrapped greedily at ``width`` characters (a word longer than that gets a line
+    of its own). On the words joined by single spaces, a line ends at the last space within
+    ``width`` characters of its start, so the loop runs once per line rather than per word.
+    """
     if len(text) <= width:  # one line: no wrapping needed
         return float(len(text.split()))
-    words = text.split()
-    lines, line_len, words_in_lines, current = 0, 0, 0, 0
-    for word in words:
-        if line_len and line_len + 1 + len(word) > width:
-            lines += 1
-            words_in_lines += current
-            line_len, current = 0, 0
-        line_len += (1 if line_len else 0) + len(word)
-        current += 1
+    line = " ".join(text.split())
+    start, lines, words_in_lines = 0, 0, 0
+    while len(line) - start > width:  # the rest does not fit on one line
+        end = line.rfind(" ", start, start + width + 1)
+        if end < 0:  # a first word longer than the width fills the line alone
+            end = line.find(" ", start)
+            if end < 0:
+                break
+        lines += 1
+        words_in_lines += line.count(" ", start, end) + 1
+        start = end + 1
     if lines == 0:
-        return float(current)
+        return float(line.count(" ") + 1)
     return words_in_lines / lines
 
 
@@ -154,6 +183,17 @@ def _matches_per_text(pattern: re.Pattern, joined: str, starts: np.ndarray) -> n
 _PUNCT_CODES = np.array([ord(c) for c in ".,;:!?"], np.uint32)
 
 
+def stopword_counts(texts: list[str], words: np.ndarray, stoplist: frozenset[str]) -> np.ndarray:
+    """Per text: how many of its white-space separated words, lower-cased, are stop words.
+
+    ``words[i]`` is text i's word count (``len(texts[i].split())``): the page's words are
+    split and looked up in one pass, then summed per text."""
+    flags = np.fromiter(map(stoplist.__contains__, " ".join(texts).lower().split()), np.float64)
+    total = np.concatenate([[0.0], np.cumsum(flags)])
+    ends = np.cumsum(words).astype(np.int64)
+    return total[ends] - total[ends - words.astype(np.int64)]
+
+
 def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
     blocks = doc.blocks
     texts = [b.text for b in blocks]
@@ -165,8 +205,7 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
     chars, words = numbers.chars, numbers.words
     n_words = np.maximum(1.0, words)
     safe_chars = np.maximum(1.0, chars)
-    is_stop = stoplist.__contains__
-    stops = np.fromiter((sum(map(is_stop, t.lower().split())) for t in texts), np.float64, count=len(texts))
+    stops = stopword_counts(texts, words, stoplist)
     tags = numbers.tags
     cols = {
         "log_chars": np.log1p(chars),
@@ -210,6 +249,7 @@ class TreeFacts:
     subtree_chars: np.ndarray  # text characters inside each element
     subtree_link_chars: np.ndarray
     same_sibling_count: np.ndarray  # siblings with the same tag and class
+    paths: np.ndarray  # (elements, 2) uint64: hashes of the (tag, class) path and of the tag path
     hidden: np.ndarray  # the element or an ancestor is hidden (attribute, aria-hidden, inline style)
     roles: dict  # element -> its ``role`` attribute, for the elements that have one
     parents: np.ndarray  # parent index, the root pointing to itself
@@ -245,6 +285,9 @@ def _special_attributes(attrs: tuple[dict, ...]) -> tuple[np.ndarray, dict[int, 
     return hidden, roles
 
 
+_GET_ID, _GET_CLASS = methodcaller("get", "id"), methodcaller("get", "class")
+
+
 class _OwnCues(NamedTuple):
     ids: list
     classes: list
@@ -262,8 +305,8 @@ def _own_cues(attrs: tuple[dict, ...]) -> _OwnCues:
 
     Each distinct id or class string is tokenised and tested once; an element holds
     a cue when its id or its class does."""
-    ids = [a.get("id") for a in attrs]
-    classes = [a.get("class") for a in attrs]
+    ids = list(map(_GET_ID, attrs))
+    classes = list(map(_GET_CLASS, attrs))
     tokens_of: dict[str | None, list[str]] = {raw: split_tokens(raw) for raw in {*ids, *classes}}
     slot = {raw: i for i, raw in enumerate(tokens_of)}
     neg = np.array([not NEGATIVE_CUES.isdisjoint(toks) for toks in tokens_of.values()], bool)
@@ -275,18 +318,55 @@ def _own_cues(attrs: tuple[dict, ...]) -> _OwnCues:
                     pos[id_slot] | pos[class_slot])
 
 
-def _same_siblings(parents: np.ndarray, tags: Sequence[str], classes: list) -> np.ndarray:
-    """Per element: the other elements with its parent, its tag and its class value.
+def _kinds(tags: Sequence[str], classes: list) -> np.ndarray:
+    """Per element: one integer per distinct (tag, class value) pair on the page."""
+    kinds: dict = {}
+    return np.fromiter(map(kinds.setdefault, zip(tags, classes), count()), np.int64, count=len(tags))
 
-    Each (tag, class) pair, then each (parent, pair), becomes one integer, and numpy
+
+def _same_siblings(parents: np.ndarray, kind: np.ndarray) -> np.ndarray:
+    """Per element: the other elements with its parent, its tag and its class value
+    (``kind``, from :func:`_kinds`): each (parent, kind) becomes one integer, and numpy
     counts the equal ones."""
-    n = len(tags)
+    n = len(kind)
     if not n:
         return np.zeros(0, np.int64)
-    kinds: dict = {}
-    kind = np.fromiter(map(kinds.setdefault, zip(tags, classes), count()), np.int64, count=n)
     _, group, sizes = np.unique((parents + 1) * n + kind, return_inverse=True, return_counts=True)
     return sizes[group.reshape(n)] - 1
+
+
+# Odd 64-bit constants of the path hashes (the golden ratio's, and the multipliers of
+# MurmurHash3's 64-bit finaliser): the first two scatter an element's own code and its depth,
+# the third is the polynomial's base.
+_SCATTER = np.uint64(0x9E3779B97F4A7C15)
+_DEPTH = np.uint64(0xC4CEB9FE1A85EC53)
+_PATH_BASE = 0xFF51AFD7ED558CCD
+_UINT64 = (1 << 64) - 1
+
+
+def path_hashes(codes: np.ndarray, parents: np.ndarray, depths: np.ndarray) -> np.ndarray:
+    """Per element: a 64-bit hash of the codes on its path from the root, its own last
+    (``codes``: (elements, k) integer columns, each hashed on its own; ``parents`` maps
+    the root to itself). Two elements get the same hash when their paths hold the same
+    codes (up to a 64-bit collision).
+
+    The hash is the polynomial sum over the path of code x base^distance, built by pointer
+    jumping: each step joins an element's hashed stretch of ``reach`` ancestors to the
+    stretch of its ``reach``-th ancestor, so log2(depth) vectorised steps cover every
+    path. Past the root a stretch repeats the root: the same padding for equal paths, which
+    have equal depths, and an element's own term holds its depth, so that a path never
+    matches a shorter one padded out. Arithmetic wraps modulo 2^64.
+    """
+    depth = depths.astype(np.uint64).reshape(len(depths), 1)
+    hashes = (codes.astype(np.uint64) + np.uint64(1)) * _SCATTER + (depth + np.uint64(1)) * _DEPTH
+    up, power, reach = parents, _PATH_BASE, 1
+    deepest = int(depths.max()) if len(depths) else 0
+    while reach <= deepest:
+        hashes = hashes + hashes[up] * np.uint64(power)
+        power = power * power & _UINT64
+        up = up[up]
+        reach *= 2
+    return hashes
 
 
 def tree_facts(doc: Document) -> TreeFacts:
@@ -319,10 +399,14 @@ def tree_facts(doc: Document) -> TreeFacts:
     first, end = els.arrays.first_blocks, els.arrays.end_blocks
     cum_chars = np.concatenate([[0.0], np.cumsum(chars)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
-    same = _same_siblings(parent_arr, tags, classes)
+    kind = _kinds(tags, classes)
+    tag_codes: dict = {}
+    tag_kind = np.fromiter(map(tag_codes.setdefault, tags, count()), np.int64, count=n)
+    paths = path_hashes(np.column_stack([kind, tag_kind]).reshape(n, 2), parents, depths)
     return TreeFacts(bits, neg.astype(np.int64), pos.astype(np.int64),
                      cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
-                     same, hidden, roles, parents, cues.ids, classes, cues.tokens_of, cues.id_slot, cues.class_slot)
+                     _same_siblings(parent_arr, kind), paths, hidden, roles, parents, cues.ids, classes,
+                     cues.tokens_of, cues.id_slot, cues.class_slot)
 
 
 # Sibling repetition saturates here: a 500-paragraph article must look like a 50-paragraph one,
@@ -548,6 +632,14 @@ def word_set(text: str) -> set[str]:
     return set(WORD.findall(text.lower()))
 
 
+def overlaps(word_sets: Sequence[set[str]], words: set[str], n: int) -> list[float]:
+    """Per set: the share of its words that ``words`` holds (0 for an empty set, and for
+    every set when ``words`` is empty)."""
+    if not words:
+        return [0.0] * n
+    return [len(w & words) / len(w) if w else 0.0 for w in word_sets]
+
+
 def page_level(doc: Document, shallow: Columns) -> Columns:
     n = len(doc.blocks)
     total_chars = sum(b.char_count for b in doc.blocks) or 1
@@ -564,14 +656,10 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
         "page_has_structured_text": float(len(structured) > 20),
     }
     cols: dict[str, list[float]] = {k: [v] * n for k, v in page.items()}
-    title_overlap, structured_overlap = [], []
     longest = max((b.char_count for b in doc.blocks), default=1) or 1
-    for block in doc.blocks if title_tokens or structured else ():
-        toks = word_set(block.text)
-        title_overlap.append(len(toks & title_tokens) / len(toks) if toks and title_tokens else 0.0)
-        structured_overlap.append(len(toks & structured) / len(toks) if toks and structured else 0.0)
-    cols["title_overlap"] = title_overlap or [0.0] * n
-    cols["structured_overlap"] = structured_overlap or [0.0] * n
+    blocks_words = [word_set(b.text) for b in doc.blocks] if title_tokens or structured else ()
+    cols["title_overlap"] = overlaps(blocks_words, title_tokens, n)
+    cols["structured_overlap"] = overlaps(blocks_words, structured, n)
     # Scale-free on purpose: no absolute or relative position, no share of the page's text, no
     # page size. Those make a very long article look like a footer (tiny share, near the end)
     # or like a huge link farm (the page's block and character counts).
@@ -596,17 +684,48 @@ def main_heading(doc: Document) -> int:
 
 
 # Texts shorter than this many words are labels, buttons and menu entries when they repeat; a
-# repeated paragraph is a duplicate rendering and says nothing about boilerplate.
+# repeated paragraph is a duplicate rendering and says nothing about boilerplate by itself.
 SHORT_TEXT_WORDS = 20
 
 
+def equal_before_after(keys: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """Per key: how many keys before it, and how many after it, are equal to it."""
+    n = len(keys)
+    first_seen: dict = {}
+    group = np.fromiter(map(first_seen.setdefault, keys, count()), np.int64, count=n)
+    order = np.argsort(group, kind="stable")  # each group's keys together, in page order
+    ordered = group[order]
+    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]])) if n else np.zeros(0, np.int64)
+    sizes = np.diff(np.append(starts, n))
+    before = np.empty(n)
+    before[order] = np.arange(n) - np.repeat(starts, sizes)
+    return before, np.repeat(sizes, sizes)[np.argsort(order)] - before - 1
+
+
+def text_copies(texts: Sequence[str], parents: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Per text: how many texts before it, and how many after it, are the same (case ignored)
+    under another parent (block texts are white-space collapsed already; ``pre`` blocks keep
+    theirs). Copies under the same parent are a container's own repeated items (a table's
+    equal cells, an article's repeated paragraph), not a second rendering of it."""
+    lowered = list(map(str.lower, texts))
+    before, after = equal_before_after(lowered)
+    same_before, same_after = equal_before_after(list(zip(lowered, parents)))
+    return before - same_before, after - same_after
+
+
 def page_structure(doc: Document) -> Columns:
-    """Repeated short texts and the side of the main heading a block lies on.
+    """Repeated texts and the side of the main heading a block lies on.
 
     ``text_repeats``: other blocks with the same short text (menus, "Add to cart",
-    per-item labels repeat). ``main_heading_side``: -1 before the main heading, 1 after
-    it, 0 on it or when the page has none. The side only, never the distance: a
-    distance would make the end of a long article look like a footer.
+    per-item labels repeat). ``copies_before`` / ``copies_after``: earlier / later blocks
+    with the same text, of any length, under another parent (:func:`text_copies`). A page
+    often renders a text twice (a post beside its quote, a description in a desktop and a
+    mobile layout, an ad disclaimer under every promoted item); the main text holds it once,
+    and which copy is first is what tells the copies apart (held out on wcxb-dev beside the
+    template paths: F1 0.8704 -> 0.8734, product 0.656 -> 0.684, forum 0.824 -> 0.835).
+    ``main_heading_side``: -1 before the main heading, 1 after it, 0 on it or when the page
+    has none. The side only, never the distance: a distance would make the end of a long
+    article look like a footer.
     """
     n = len(doc.blocks)
     short = (doc.numbers.words < SHORT_TEXT_WORDS).tolist()
@@ -614,10 +733,38 @@ def page_structure(doc: Document) -> Columns:
     counts = Counter(text for text, is_short_text in zip(texts, short) if is_short_text)
     repeats = np.array([counts[text] - 1 if is_short_text else 0 for text, is_short_text in zip(texts, short)],
                        np.float64).reshape(n)
+    before, after = text_copies(texts, doc.elements.arrays.parents[doc.numbers.element].tolist())
     heading = main_heading(doc)
     side = np.sign(np.arange(n) - heading) if heading >= 0 else np.zeros(n)
     return Columns.of({"text_repeats": np.log1p(repeats), "main_heading_side": side,
-                       "has_main_heading": np.full(n, float(heading >= 0))}, n)
+                       "has_main_heading": np.full(n, float(heading >= 0)),
+                       "copies_before": np.log1p(before), "copies_after": np.log1p(after)}, n)
+
+
+def template_paths(doc: Document, facts: TreeFacts) -> Columns:
+    """Blocks whose elements share their whole path from the root: the same tags with the same
+    class values (``path_*``), or the same tags alone (``tag_path_*``).
+
+    A page's template repeats one path for each item of a kind: a listing's entries, a forum's
+    posts, a product grid's cards, a menu's links, an article's paragraphs. Unlike sibling
+    repetition (``siblings_same``), the items need not share a parent: a grid in rows, a post in
+    its own wrapper. Per block: how many other blocks share its path, their share of the page's
+    text and their link density (held out on wcxb-dev, domain-grouped 5-fold CV, the trees alone
+    without copy columns: F1 0.8664 -> 0.8704, forum 0.816 -> 0.824, collection 0.680 -> 0.688).
+    """
+    n = len(doc.blocks)
+    numbers = doc.numbers
+    total = max(1.0, float(numbers.chars.sum()))
+    cols: dict[str, np.ndarray] = {}
+    for name, k in (("path", 0), ("tag_path", 1)):
+        _, group, sizes = np.unique(facts.paths[numbers.element, k], return_inverse=True, return_counts=True)
+        group = group.reshape(n)
+        chars = np.bincount(group, weights=numbers.chars)[group]
+        links = np.bincount(group, weights=numbers.link_chars)[group]
+        cols[f"{name}_blocks"] = np.log1p(sizes[group] - 1)
+        cols[f"{name}_share"] = chars / total
+        cols[f"{name}_link_density"] = links / np.maximum(1.0, chars)
+    return Columns.of(cols, n)
 
 
 # ------------------------------------------------------------------ neighbours

@@ -59,7 +59,8 @@ def page_features(doc: Document, language: str) -> PageFeatures:
     facts = F.tree_facts(doc)
     shallow = F.shallow_text(doc, stopwords(language))
     context = F.dom_context(doc, facts)
-    own = F.concat([shallow, context, F.cetr(doc), F.page_level(doc, shallow), F.page_structure(doc)])
+    own = F.concat([shallow, context, F.cetr(doc), F.page_level(doc, shallow), F.page_structure(doc),
+                    F.template_paths(doc, facts)])
     base = F.concat([own, F.neighbours(own)])
     return PageFeatures(base, F.block_tokens(doc, facts), doc, facts)
 
@@ -249,14 +250,15 @@ def network_scores(network: Network | None, page: PageFeatures) -> np.ndarray | 
     model = network.model
     if isinstance(model, SequenceNet) and reads_base_and_bags(model, page.base.names, network.vocabulary):
         bags = F.token_bags(page.tokens, network.vocabulary)
-        return sigmoid(model.margin_bags(page.base.values, bags.indices, bags.offsets))
+        return sigmoid(model.margin_bags(page.base.select(model.numeric_names), bags.indices, bags.offsets))
     return score_stage(model, network_features(page, network.vocabulary))
 
 
 def reads_base_and_bags(model: SequenceNet, base_names: tuple[str, ...], vocabulary: tuple[str, ...]) -> bool:
-    """The network's numeric inputs are exactly ``base_names`` and its token columns are
-    ``vocabulary``'s, in order (then :meth:`SequenceNet.margin_bags` reads the page as is)."""
-    return model.numeric_names == base_names and model.token_columns == F.token_names(vocabulary)
+    """The network's numeric inputs are among ``base_names`` and its token columns are
+    ``vocabulary``'s, in order (then :meth:`SequenceNet.margin_bags` reads the page's base
+    columns by name, and its tokens as bags)."""
+    return model.token_columns == F.token_names(vocabulary) and set(model.numeric_names) <= set(base_names)
 
 
 def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vocabulary: tuple[str, ...],
@@ -335,9 +337,10 @@ def shipped_model_path(filename: str) -> str:
 
 
 def checked(model: Model, columns: F.Columns) -> np.ndarray:
-    if tuple(model.feature_names) != columns.names:
-        raise ModelError("model features do not match this thresher's features; retrain the model")
-    return columns.values
+    """The columns ``model`` reads, by name and in its order: a model trained before a feature
+    was added keeps working. A feature it reads that this thresher no longer computes is a
+    ModelError."""
+    return columns.select(tuple(model.feature_names), "model")
 
 
 def score_stage(model: Model, columns: F.Columns) -> np.ndarray:
