@@ -2,14 +2,15 @@
 
 Two stages of gradient-boosted trees over several hundred block features
 (shallow text, DOM context and id/class cues, CETR, page-level structured-data
-cues, repeated and twice-rendered texts, template paths, the main heading, neighbour
-windows, selected id/class tokens). Stage 2 sees the stage-1 scores of each block's neighbours and of its
-ancestors' subtrees, and where the block lies against the page's main run of
-confident content, which smooths the decision over reading order and over the
-tree; a block of that run which stage 1 is confident about keeps its own score
-(:func:`thresher.learned.guard_confident`). The trees' scores are averaged with a small
-block-sequence network (:mod:`thresher.seqmodel`) that reads the whole page's base columns in
-reading order. Trained on labelled pages by ``thresher train``; the shipped model lives in
+cues, repeated and twice-rendered texts, template paths, the main heading,
+neighbour windows, selected id/class tokens). Stage 2 sees the stage-1 scores of
+each block's neighbours and of its ancestors' subtrees, and where the block lies
+against the page's main run of confident content, which smooths the decision over
+reading order and over the tree; a block of that run which stage 1 is confident
+about keeps its own score (:func:`thresher.learned.guard_confident`). The trees'
+scores are averaged with a small block-sequence network (:mod:`thresher.seqmodel`)
+that reads the whole page's base columns in reading order. Trained on labelled
+pages by ``thresher train``; the shipped model lives in
 ``thresher/models/thresher.npz``.
 
 ``thresher-accurate`` averages the two stages with a wider network

@@ -468,7 +468,8 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
 # link-text columns per path (0.8703), stage-2 means of the scores on the same path (0.8738), a
 # stage 2 of 75 trees at 0.2 (0.8743; Readability 0.924), depth-5 trees (0.8739) and the network's
 # scores as a stage-2 column (0.8751, below averaging). The small network averaged in at 0.3 adds
-# about 0.004 whatever the trees read (0.8781 from 0.8734 with paths and copies) and lifts
+# about 0.004 whatever the trees read (0.8781 from 0.8734 with paths and copies, in the harness
+# that reuses an earlier network's out-of-fold scores; 0.8792 by `thresher train --cv 5`) and lifts
 # Readability's test pages to 0.952: the default since. thresher-accurate's recipe (the 96/2 network
 # at 0.5) retrained on the same columns: 0.8778 held out (forum 0.856, collection 0.696, product
 # 0.668) and Readability 0.943, below the new default on both, so its older model was kept.
