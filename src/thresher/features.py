@@ -318,15 +318,15 @@ def _own_cues(attrs: tuple[dict, ...]) -> _OwnCues:
                     pos[id_slot] | pos[class_slot])
 
 
-def _kinds(tags: Sequence[str], classes: list) -> np.ndarray:
-    """Per element: one integer per distinct (tag, class value) pair on the page."""
-    kinds: dict = {}
-    return np.fromiter(map(kinds.setdefault, zip(tags, classes), count()), np.int64, count=len(tags))
+def distinct_codes(keys: Iterable, n: int) -> np.ndarray:
+    """Per key of the ``n`` ``keys``: one integer per distinct key (equal keys, equal integers)."""
+    codes: dict = {}
+    return np.fromiter(map(codes.setdefault, keys, count()), np.int64, count=n)
 
 
 def _same_siblings(parents: np.ndarray, kind: np.ndarray) -> np.ndarray:
     """Per element: the other elements with its parent, its tag and its class value
-    (``kind``, from :func:`_kinds`): each (parent, kind) becomes one integer, and numpy
+    (``kind``: :func:`distinct_codes` of the (tag, class value) pairs): each (parent, kind) becomes one integer, and numpy
     counts the equal ones."""
     n = len(kind)
     if not n:
@@ -399,9 +399,8 @@ def tree_facts(doc: Document) -> TreeFacts:
     first, end = els.arrays.first_blocks, els.arrays.end_blocks
     cum_chars = np.concatenate([[0.0], np.cumsum(chars)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
-    kind = _kinds(tags, classes)
-    tag_codes: dict = {}
-    tag_kind = np.fromiter(map(tag_codes.setdefault, tags, count()), np.int64, count=n)
+    kind = distinct_codes(zip(tags, classes), n)
+    tag_kind = distinct_codes(tags, n)
     paths = path_hashes(np.column_stack([kind, tag_kind]).reshape(n, 2), parents, depths)
     return TreeFacts(bits, neg.astype(np.int64), pos.astype(np.int64),
                      cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
@@ -691,8 +690,7 @@ SHORT_TEXT_WORDS = 20
 def equal_before_after(keys: Sequence) -> tuple[np.ndarray, np.ndarray]:
     """Per key: how many keys before it, and how many after it, are equal to it."""
     n = len(keys)
-    first_seen: dict = {}
-    group = np.fromiter(map(first_seen.setdefault, keys, count()), np.int64, count=n)
+    group = distinct_codes(keys, n)
     order = np.argsort(group, kind="stable")  # each group's keys together, in page order
     ordered = group[order]
     starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]])) if n else np.zeros(0, np.int64)
