@@ -110,7 +110,7 @@ def _windows(values: np.ndarray, radius: int, fill: float) -> np.ndarray:
     """Row i: values[i - radius : i + radius + 1], positions past the edges holding ``fill``."""
     if not len(values):
         return np.zeros((0, 2 * radius + 1))
-    padded = np.pad(values, radius, mode="constant", constant_values=fill)
+    padded = F.pad_ends(np.asarray(values), radius, fill)
     return np.lib.stride_tricks.sliding_window_view(padded, 2 * radius + 1)
 
 
@@ -119,7 +119,7 @@ def window_max(values: np.ndarray, radius: int) -> np.ndarray:
 
     One running maximum per offset: faster than reducing a strided window view."""
     n = len(values)
-    padded = np.pad(np.asarray(values, np.float64), radius, mode="constant", constant_values=-np.inf)
+    padded = F.pad_ends(np.asarray(values, np.float64), radius, -np.inf)
     out = padded[:n].copy()
     for offset in range(1, 2 * radius + 1):
         np.maximum(out, padded[offset:offset + n], out=out)
