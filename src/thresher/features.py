@@ -577,7 +577,7 @@ def token_name(token: str) -> str:
 def pad_ends(values: np.ndarray, radius: int, before=0.0, after=None) -> np.ndarray:
     """``values`` with ``radius`` rows of ``before`` in front and of ``after`` (default:
     ``before``) behind, along the first axis, in ``values``' dtype: what ``np.pad`` gives,
-    at a tenth of its per-call cost (it runs several times per page)."""
+    for about a seventh of its per-call cost (1.4 against 10 µs on 300 rows; several calls a page)."""
     out = np.empty((len(values) + 2 * radius,) + values.shape[1:], values.dtype)
     out[:radius] = before
     out[radius:len(out) - radius] = values
