@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thresher.errors import InputError
-from thresher.parse import ParseLimits, cap_attributes, cap_depth, is_tame, long_tags, parse, sanitize
+from thresher.parse import ParseLimits, _source, cap_attributes, cap_depth, is_tame, long_tags, parse, sanitize
 
 NORMAL = ('<html><head><title>T</title></head><body><div class="a" id="b">'
           '<p>Hello <a href="/x">world</a>.</p><br/><img src="i.png" alt="x"></div></body></html>')
@@ -159,12 +159,30 @@ def test_is_tame_exactly_when_sanitize_certainly_changes_nothing(html, tame):
         assert sanitize(html) is html
 
 
+MANY_SHALLOW_TAGS = "<body>" + "<p>x <b>y</b></p>" * 6000 + "</body>"  # too many tags for is_tame to be sure
+
+
 @pytest.mark.parametrize("html", [NORMAL, "<p>caf\u00e9 \u4e2d\u6587</p><p>\U0001f600</p>", "<p>a\x00b</p>",
-                                  "<body>" + flood_tag(300) + "<p>in</p></div></body>"])
+                                  "<body>" + flood_tag(300) + "<p>in</p></div></body>", MANY_SHALLOW_TAGS])
 def test_parse_from_utf8_bytes_builds_the_tree_the_text_builds(html):
     from_text, from_bytes = parse(html), parse(html, utf8=html.encode("utf-8"))
     assert from_bytes.html == from_text.html
     assert from_bytes.body.text() == from_text.body.text()
+
+
+def test_the_parser_reads_the_bytes_whenever_the_caps_change_nothing():
+    many = MANY_SHALLOW_TAGS.encode("utf-8")
+    assert not is_tame(many)  # checked as text first, then found to need no cap
+    assert _source(MANY_SHALLOW_TAGS, ParseLimits(), many) is many
+    deep = "<div>" * 30_000 + "text"
+    assert _source(deep, ParseLimits(), deep.encode("utf-8")) == cap_depth(deep, 400)
+    assert _source(NORMAL, ParseLimits(), None) is NORMAL
+
+
+def test_cap_depth_reads_a_slash_before_the_bracket_as_self_closing_only_there():
+    html = "<div>" * 12 + "<x/><y a=/><z/ >" + "</div>" * 12
+    out = cap_depth(html, max_depth=12)
+    assert "<x/><y a=/>" in out and "<z/ >" not in out  # <z/ > opens an element, one level too deep
 
 
 def test_parse_gives_a_tree():
