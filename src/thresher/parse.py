@@ -16,8 +16,8 @@ Both passes look only at tags, never at text, and return the input unchanged
 from __future__ import annotations
 
 import re
-from itertools import islice
 from dataclasses import dataclass
+from itertools import islice
 from typing import Iterator
 
 from selectolax.lexbor import LexborHTMLParser
@@ -110,8 +110,8 @@ def _flooded(tag: str, max_attributes: int) -> tuple[str, list[str]] | None:
     ``max_attributes`` of them, else None.
 
     The attributes are read only that far: what looks like a tag of a million attributes is
-    often script text after a ``<`` (``i<n;i++) ...``), and reading all of it cost ~60 ms on one
-    3 MB page that way."""
+    often script text after a ``<`` (``i<n;i++) ...``). On one 3 MB wcxb-dev page reading all
+    of it took 15 ms of :func:`cap_attributes`' time, against 4 ms now."""
     if len(tag) - 3 < LONG_TAG_RUN:  # "<", the first letter, ">"
         return None
     name = _TAG_NAME.match(tag).group(0)
