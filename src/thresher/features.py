@@ -129,7 +129,6 @@ def pad_ends(values: np.ndarray, radius: int, before=0.0, after=None) -> np.ndar
     return out
 
 
-
 # ------------------------------------------------------------------ shallow text
 
 def text_density(text: str, width: int = 80) -> float:
