@@ -206,14 +206,40 @@ def test_stage_two_sees_the_stage_one_scores(tmp_path):
     all_texts = [b.text for b in doc.blocks]
     stage1_kept = [PARA1, PARA2, "Menu prose that is not a link at all"]
     assert kept_texts(model, params=flagship.Params(smoothing=False)) == stage1_kept
-    unguarded = flagship.Params(confident=1.1)
+    everywhere = flagship.Params(certain=0.0)  # stage 1 is sure of every block here (p = 0.018 or 0.982)
+    unguarded = flagship.Params(certain=0.0, confident=1.1)
     assert kept_texts(model, params=unguarded) == [t for t in all_texts if t not in stage1_kept]
-    # by default the blocks stage 1 is confident about, here the main run, survive stage 2
-    assert kept_texts(model) == all_texts
-    result = thresher.extract_result(PAGE, model=model, language="en")
+    # the blocks stage 1 is confident about, here the main run, survive stage 2
+    assert kept_texts(model, params=everywhere) == all_texts
+    result = thresher.extract_result(PAGE, model=model, language="en", params=everywhere)
     guarded = [b.text for b, why in zip(result.blocks, result.classification.reasons)
                if "confident in the main run" in why]
     assert guarded == stage1_kept
+    # by default stage 2 is not evaluated on blocks stage 1 is that sure of: they keep their scores
+    assert kept_texts(model) == stage1_kept
+    assert kept_texts(model, params=flagship.Params(confident=1.1)) == stage1_kept
+
+
+def test_stage_two_scores_only_the_blocks_stage_one_is_unsure_of():
+    doc, page, s1 = page_features()
+    stage1 = stump(s1.names, "link_density", 0.5, 4.0, 0.0)  # p = 0.982 for prose, 0.5 for links
+    s2_names = L.stage2_features(s1, doc, np.zeros(len(doc.blocks))).names
+    stage2 = stump(s2_names, "p", 0.9, 1.0, -1.0)
+    full = L.two_stage_scores(stage1, stage2, page, (), 1.1, certain=0.0)
+    part = L.two_stage_scores(stage1, stage2, page, (), 1.1, certain=0.05)
+    unsure = L.uncertain(full.own, 0.05)
+    assert 0 < unsure.sum() < len(unsure)
+    assert part.own.tolist() == full.own.tolist()
+    assert part.context[unsure].tolist() == pytest.approx(full.context[unsure].tolist())
+    assert part.context[~unsure].tolist() == part.own[~unsure].tolist()
+    assert part.context[~unsure].tolist() != pytest.approx(full.context[~unsure].tolist())
+
+
+def test_uncertain_is_the_band_between_certain_and_one_minus_certain():
+    own = np.array([0.0, 0.04, 0.05, 0.5, 0.95, 0.96, 1.0])
+    assert L.uncertain(own, 0.05).tolist() == [False, False, True, True, True, False, False]
+    assert L.uncertain(own, 0.0).all()
+    assert not L.uncertain(own, 0.6).any()  # an empty band: stage 1's scores stand everywhere
 
 
 def test_guard_keeps_confident_blocks_of_the_main_run():

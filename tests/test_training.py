@@ -16,6 +16,7 @@ pytest.importorskip("sklearn", reason="training tests need the 'train' extra (sc
 
 import thresher  # noqa: E402
 from thresher import learned as L  # noqa: E402
+from thresher.algorithms.flagship import Params  # noqa: E402
 from thresher.blocks import build_document  # noqa: E402
 from thresher.errors import ModelError, ThresherError  # noqa: E402
 from thresher.features import token_name  # noqa: E402
@@ -384,9 +385,10 @@ def test_network_scores_are_averaged_with_the_guarded_tree_scores(pages):
     trained = T.train_flagship_models(pages, p)
     page = pages[0].features
     assert trained.network.weight == 0.25
-    s = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7, trained.network)
+    s = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7, trained.network,
+                           Params().certain)
     np.testing.assert_allclose(s.final, 0.75 * s.guarded + 0.25 * s.network)
-    plain = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7)
+    plain = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7, None, Params().certain)
     assert plain.network is None and np.array_equal(plain.final, s.guarded)
     assert np.array_equal(T.predict(trained, page), s.final)
     # the network reads the page's tokens as bags; the dense columns give the same scores

@@ -92,6 +92,10 @@ class Columns:
     def column(self, name: str) -> np.ndarray:
         return self.values[:, self.names.index(name)]
 
+    def rows(self, which: np.ndarray) -> "Columns":
+        """The same columns for the blocks ``which`` selects (a boolean mask or indices)."""
+        return Columns(self.names, self.values[which])
+
     def select(self, names: tuple[str, ...], reader: str = "the caller") -> np.ndarray:
         """The values of the columns ``names``, in that order (the matrix itself when they are
         all of them in order). A name that is not here is a :class:`~thresher.errors.ModelError`

@@ -337,7 +337,7 @@ def predict(trained: Trained, page: L.PageFeatures, dragnet: bool = False) -> np
     if dragnet:
         return probability(trained.stage1, L.dragnet_features(page, trained.vocabulary).values)
     return L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, FlagshipParams.confident,
-                              trained.network).final
+                              trained.network, FlagshipParams.certain).final
 
 
 # ------------------------------------------------------------------ evaluation
