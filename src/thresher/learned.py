@@ -197,7 +197,12 @@ def run_columns(p: np.ndarray, chars: np.ndarray, level: float = 0.5) -> dict[st
 
 
 def stage2_features(stage1: F.Columns, doc: Document, p: np.ndarray) -> F.Columns:
-    return F.concat([stage1, context_features(doc, p)])
+    return stage2_layout(stage1, context_features(doc, p))
+
+
+def stage2_layout(stage1: F.Columns, context: F.Columns) -> F.Columns:
+    """Stage 2's columns: stage 1's, then the context of the stage-1 scores."""
+    return F.concat([stage1, context])
 
 
 def guard_confident(own: np.ndarray, final: np.ndarray, in_run: np.ndarray, confident: float) -> np.ndarray:
@@ -276,7 +281,7 @@ def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vo
     context = own.copy()
     rows = uncertain(own, certain)
     if rows.any():
-        context[rows] = score_stage(stage2, F.concat([s1.rows(rows), around.rows(rows)]))
+        context[rows] = score_stage(stage2, stage2_layout(s1.rows(rows), around.rows(rows)))
     guarded = guard_confident(own, context, around.column("run_member") > 0, confident)
     return StageScores(own, context, guarded, net, blend(guarded, net, weight))
 
