@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Quality and speed of thresher's algorithms and of peer libraries, side by side.
 
-Every extractor runs in this one process over the same pages in the same
-order, interleaved in chunks of pages (``--chunk``) so that a machine whose
-speed drifts during the run treats them alike; each is scored with
-:mod:`thresher.evaluation` (the referee's metrics and its speed measure:
-pages / summed extraction time).
+Every extractor runs in a worker process of its own, as the referee runs one
+extractor per process, over the same pages in the same order, interleaved in
+chunks of pages (``--chunk``) so that a machine whose speed drifts during the
+run treats them alike. Only one worker extracts at a time: each times its own
+calls, and this process scores them with :mod:`thresher.evaluation` (the
+referee's metrics and its speed measure: pages / summed extraction time).
+``--one-process`` runs every extractor in this process instead; there each
+one's calls also pay for the others' heaps (the garbage collector walks them,
+and caches are shared), unevenly: see benchmarks/README.md.
 Before the timed pass each extractor extracts the first page once, untimed, so
 that one-off imports and lazy loading are not charged to it.
 
@@ -28,16 +32,19 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import multiprocessing
 import platform
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import Callable
 
 from thresher.algorithms import names as algorithm_names
-from thresher.evaluation import (EvaluationResult, ThresherExtractor, detect_kind, html_to_text, load, score_rows,
-                                 select, summarize)
+from thresher.evaluation import (EvaluationResult, Page, ThresherExtractor, detect_kind, error_text, html_to_text,
+                                 load, page_row, select, summarize, timed_call)
 
 Extractor = Callable[[bytes, "str | None"], str]
 DEFAULT_ALGORITHMS = ("thresher", "justext", "declutter", "boilerpipe-article")
@@ -51,7 +58,7 @@ DEFAULT_DATASETS = (SHARED / "wcxb-dev", SHARED / "readability")
 @dataclass(frozen=True)
 class Contender:
     label: str  # "thresher:NAME" or "peer:NAME"
-    extract: Extractor
+    make: Callable[[], Extractor]  # builds the extractor; picklable, to be sent to a worker process
 
 
 # -------------------------------------------------------------------- peers
@@ -106,7 +113,8 @@ _PEER_FACTORIES: dict[str, Callable[[], Extractor]] = {
 def peer(name: str) -> Contender | None:
     """The peer's extractor, or None when its package is not installed."""
     try:
-        return Contender(f"peer:{name}", _PEER_FACTORIES[name]())
+        _PEER_FACTORIES[name]()  # imports the package
+        return Contender(f"peer:{name}", _PEER_FACTORIES[name])
     except ImportError as exc:
         print(f"skipping peer {name}: {exc}", file=sys.stderr)
         return None
@@ -124,7 +132,7 @@ def contenders(algorithms: list[str], peers: list[str]) -> list[Contender]:
     chosen = []
     for name in algorithms:
         if name in known:
-            chosen.append(Contender(f"thresher:{name}", ThresherExtractor(name)))
+            chosen.append(Contender(f"thresher:{name}", partial(ThresherExtractor, name)))
         else:
             print(f"skipping algorithm {name}: not registered", file=sys.stderr)
     chosen.extend(c for c in map(peer, peers) if c is not None)
@@ -140,29 +148,103 @@ def warm_up(extract: Extractor, html: bytes, url: str | None) -> None:
         pass
 
 
+Call = tuple[str, float, "str | None"]  # (extraction, seconds, error text)
+
+
+def timed_calls(extract: Extractor, jobs: list[tuple[bytes, str | None]]) -> list[Call]:
+    calls = []
+    for html, url in jobs:
+        pred, seconds, exc = timed_call(extract, html, url)
+        calls.append((pred, seconds, error_text(exc)))
+    return calls
+
+
+class InProcess:
+    """A contender run in this process."""
+
+    def __init__(self, make: Callable[[], Extractor]):
+        self._extract = make()
+
+    def warm_up(self, html: bytes, url: str | None) -> None:
+        warm_up(self._extract, html, url)
+
+    def calls(self, jobs: list[tuple[bytes, str | None]]) -> list[Call]:
+        return timed_calls(self._extract, jobs)
+
+    def close(self) -> None:
+        pass
+
+
+# A worker process's extractor, built once by its initializer (:func:`_start_worker`).
+_WORKER_EXTRACTOR: list[Extractor] = []
+
+
+def _start_worker(make: Callable[[], Extractor]) -> None:
+    logging.disable(logging.WARNING)
+    _WORKER_EXTRACTOR.append(make())
+
+
+def _worker_warm_up(html: bytes, url: str | None) -> None:
+    warm_up(_WORKER_EXTRACTOR[0], html, url)
+
+
+def _worker_calls(jobs: list[tuple[bytes, str | None]]) -> list[Call]:
+    return timed_calls(_WORKER_EXTRACTOR[0], jobs)
+
+
+class Isolated:
+    """A contender run in a worker process of its own (started fresh, not forked), which times
+    its calls itself: sending the pages there and the texts back is not charged to it."""
+
+    def __init__(self, make: Callable[[], Extractor]):
+        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_start_worker, initargs=(make,))
+
+    def warm_up(self, html: bytes, url: str | None) -> None:
+        self._pool.submit(_worker_warm_up, html, url).result()
+
+    def calls(self, jobs: list[tuple[bytes, str | None]]) -> list[Call]:
+        return self._pool.submit(_worker_calls, jobs).result()
+
+    def close(self) -> None:
+        self._pool.shutdown()
+
+
 def run(datasets: list[Path], chosen: list[Contender], every: int, limit: int | None,
-        warm: bool = True, chunk: int = 25) -> list[tuple[str, str, EvaluationResult]]:
+        warm: bool = True, chunk: int = 25, isolate: bool = True) -> list[tuple[str, str, EvaluationResult]]:
     """Every contender over every page, interleaved: the pages go in chunks of ``chunk`` and
     each contender takes its turn on a chunk before the next chunk starts, so that a machine
     whose speed drifts during a long run (other tenants, clocks) treats every contender alike.
-    ``chunk=0`` runs each contender over all pages in one go instead."""
+    ``chunk=0`` runs each contender over all pages in one go instead. With ``isolate`` each
+    contender runs in a process of its own (:class:`Isolated`), else all in this one."""
+    runners = [(c.label, (Isolated if isolate else InProcess)(c.make)) for c in chosen]
+    try:
+        return [result for root in datasets for result in _run_dataset(root, runners, every, limit, warm, chunk)]
+    finally:
+        for _, runner in runners:
+            runner.close()
+
+
+def _run_dataset(root: Path, runners: list, every: int, limit: int | None, warm: bool,
+                 chunk: int) -> list[tuple[str, str, EvaluationResult]]:
+    kind = detect_kind(root)
+    pages = list(select(load(root), every, limit))
+    print(f"{root.name} [{kind}]: {len(pages)} pages", file=sys.stderr)
+    if warm and pages:
+        for _, runner in runners:
+            runner.warm_up(pages[0].html, pages[0].url)
+    rows: dict[str, list] = {label: [] for label, _ in runners}
+    step = chunk or max(1, len(pages))
+    for start in range(0, len(pages), step):
+        part: list[Page] = pages[start:start + step]
+        for label, runner in runners:
+            calls = runner.calls([(page.html, page.url) for page in part])
+            rows[label] += [page_row(page, kind, *call) for page, call in zip(part, calls)]
     results = []
-    for root in datasets:
-        kind = detect_kind(root)
-        pages = list(select(load(root), every, limit))
-        print(f"{root.name} [{kind}]: {len(pages)} pages", file=sys.stderr)
-        if warm and pages:
-            for contender in chosen:
-                warm_up(contender.extract, pages[0].html, pages[0].url)
-        rows: dict[str, list] = {contender.label: [] for contender in chosen}
-        step = chunk or max(1, len(pages))
-        for start in range(0, len(pages), step):
-            for contender in chosen:
-                rows[contender.label] += score_rows(pages[start:start + step], kind, contender.extract)
-        for contender in chosen:
-            result = summarize(rows[contender.label], kind, root.name)
-            print(f"  {contender.label:<28} {result.lines()[0]}", file=sys.stderr)
-            results.append((contender.label, root.name, result))
+    for label, _ in runners:
+        result = summarize(rows[label], kind, root.name)
+        print(f"  {label:<28} {result.lines()[0]}", file=sys.stderr)
+        results.append((label, root.name, result))
     return results
 
 
@@ -189,7 +271,7 @@ def table(results: list[tuple[str, str, EvaluationResult]]) -> str:
 def to_json(results, args, datasets: list[Path]) -> dict:
     return {
         "settings": {"every": args.every, "limit": args.limit, "warm_up": not args.no_warmup,
-                     "chunk": args.chunk},
+                     "chunk": args.chunk, "one_process": args.one_process},
         "environment": {"python": platform.python_version(), "machine": platform.machine(),
                         "peers": {name: peer_version(name) for name in PEERS}},
         "datasets": {root.name: str(root) for root in datasets},
@@ -215,6 +297,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--no-warmup", action="store_true", help="time the first page's call too")
     ap.add_argument("--chunk", type=int, default=25, metavar="N",
                     help="interleave the contenders every N pages (0: each over all pages in one go)")
+    ap.add_argument("--one-process", action="store_true",
+                    help="run every extractor in this process (default: each in a worker process of its own)")
     ap.add_argument("--out", type=Path, help="write the results as JSON")
     args = ap.parse_args(argv)
     unknown = [p for p in _names(args.peers) if p not in PEERS]
@@ -238,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     if not chosen:
         print("nothing to run: no registered algorithm or installed peer was chosen", file=sys.stderr)
         return 2
-    results = run(datasets, chosen, args.every, args.limit, warm=not args.no_warmup, chunk=args.chunk)
+    results = run(datasets, chosen, args.every, args.limit, warm=not args.no_warmup, chunk=args.chunk,
+                  isolate=not args.one_process)
     print(table(results))
     if args.out:
         args.out.write_text(json.dumps(to_json(results, args, datasets), indent=1), encoding="utf-8")

@@ -128,6 +128,18 @@ def timed_call(extractor: Extractor, html: bytes, url: str | None) -> tuple[str,
     return pred, time.perf_counter() - start, error
 
 
+def error_text(exc: BaseException | None) -> str | None:
+    """A row's ``error``: ``"Type: message"``, or None."""
+    return None if exc is None else f"{type(exc).__name__}: {exc}"
+
+
+def page_row(page: Page, kind: str, pred: str, seconds: float, error: str | None,
+             keep_output: bool = False) -> PageResult:
+    """One page's row from an extraction already made and timed (elsewhere, possibly)."""
+    return PageResult(page.id, page.url, score_page(kind, pred, page.gold), seconds, len(page.html), error,
+                      pred if keep_output else None)
+
+
 def score_rows(pages: Iterable[Page], kind: str, extractor: Extractor, *, keep_outputs: bool = False,
                on_error: ErrorHook | None = None) -> list[PageResult]:
     """Run and time ``extractor`` on each page and score its output: one row per page."""
@@ -136,9 +148,7 @@ def score_rows(pages: Iterable[Page], kind: str, extractor: Extractor, *, keep_o
         pred, seconds, exc = timed_call(extractor, page.html, page.url)
         if exc is not None and on_error is not None:
             on_error(page.id, exc)
-        error = None if exc is None else f"{type(exc).__name__}: {exc}"
-        rows.append(PageResult(page.id, page.url, score_page(kind, pred, page.gold), seconds,
-                               len(page.html), error, pred if keep_outputs else None))
+        rows.append(page_row(page, kind, pred, seconds, error_text(exc), keep_outputs))
     return rows
 
 
