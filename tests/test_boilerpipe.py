@@ -347,7 +347,7 @@ def test_inside_finds_list_items_and_links_on_the_path():
     item = doc.blocks[0]
     assert inside(doc, item.element, "li")
     assert not inside(doc, doc.blocks[1].element, "li")
-    italic = doc.blocks[1].spans[-1].element
+    italic = doc.blocks[1].spans[-1][1]
     assert inside(doc, italic, "a", stop=doc.blocks[1].element)
     assert not inside(doc, doc.blocks[1].element, "a")
 

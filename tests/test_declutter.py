@@ -11,7 +11,7 @@ import thresher
 from thresher.algorithms import get, names
 from thresher.algorithms.base import Context
 from thresher.algorithms.declutter import Params, prune, run, shake, token_parts, token_verdict
-from thresher.blocks import Block, Document, ElementTable, Span, build_document
+from thresher.blocks import Block, Document, ElementTable, build_document
 
 PROSE = ("The committee met on Tuesday to discuss the new proposal for the river crossing, and "
          "after a long debate the members agreed that the plan should go ahead next spring. ")
@@ -193,7 +193,7 @@ def _deep_document(depth: int) -> Document:
     table = ElementTable(tags, parents, tuple(range(n)), tuple({} for _ in range(n)),
                          (0,) * n, (1,) * n)
     text = " ".join(["word"] * 50)
-    block = Block(0, text, "div", n - 1, (Span(text, n - 1),), len(text), 50, 0, 0, n - 2, False, 0)
+    block = Block(0, text, "div", n - 1, ((text, n - 1),), len(text), 50, 0, 0, n - 2, False, 0)
     return Document(elements=table, blocks=(block,))
 
 

@@ -102,24 +102,28 @@ class Columns:
         naming ``reader``."""
         if names == self.names:
             return self.values
-        position = _positions(self.names)
-        missing = [name for name in names if name not in position]
+        index, missing = selection(self.names, names)
         if missing:
             raise ModelError(f"{reader} reads features this thresher does not compute ({', '.join(missing[:3])}"
                              f"{', ...' if len(missing) > 3 else ''}); retrain the model")
-        return self.values[:, [position[name] for name in names]]
+        return self.values[:, index]
 
 
 @lru_cache(maxsize=32)
-def _positions(names: tuple[str, ...]) -> dict[str, int]:
-    """Each name's column (memoised: a page's feature layout is the same on every page).
-    Callers must not change the dict."""
-    return {name: j for j, name in enumerate(names)}
+def selection(have: tuple[str, ...], want: tuple[str, ...]) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The columns of ``have`` that hold ``want``'s names, in ``want``'s order, and the names of
+    ``want`` that ``have`` lacks (memoised: a page's feature layout is the same on every page, and
+    so is each model's; callers must not change the array)."""
+    position = {name: j for j, name in enumerate(have)}
+    missing = tuple(name for name in want if name not in position)
+    index = np.array([position.get(name, -1) for name in want], np.int64)
+    index.flags.writeable = False
+    return index, missing
 
 
 def concat(groups: Iterable[Columns]) -> Columns:
     groups = list(groups)
-    return Columns(tuple(n for g in groups for n in g.names), np.hstack([g.values for g in groups]))
+    return Columns(tuple(iter_chain.from_iterable(g.names for g in groups)), np.hstack([g.values for g in groups]))
 
 
 def pad_ends(values: np.ndarray, radius: int, before=0.0, after=None) -> np.ndarray:

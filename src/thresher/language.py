@@ -81,7 +81,9 @@ def is_markup(text: str) -> bool:
 def sample_text(texts, limit: int = _SAMPLE_CHARS) -> str:
     """The longest texts first, up to ``limit`` characters: prose identifies best."""
     out, size = [], 0
-    for text in sorted((t for t in texts if not is_markup(t)), key=len, reverse=True):
+    for text in sorted(texts, key=len, reverse=True):  # markup is skipped as met: most texts never are
+        if is_markup(text):
+            continue
         out.append(text)
         size += len(text)
         if size >= limit:

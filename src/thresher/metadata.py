@@ -488,9 +488,9 @@ def _element_parts(doc: Document, element: int) -> list[str]:
     el = doc.elements[element]
     end = _subtree_end(doc, element)
     last = min(el.end_block, el.first_block + MAX_CUE_BLOCKS)
-    parts = (_clean(span.text)
+    parts = (_clean(text)
              for block in doc.blocks[el.first_block:last]
-             for span in block.spans if element <= span.element < end)
+             for text, owner in block.spans if element <= owner < end)
     return [part for part in parts if part]
 
 

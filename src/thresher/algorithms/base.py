@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from ..blocks import Document
 
 
@@ -46,8 +48,8 @@ class Classification:
     @classmethod
     def from_labels(cls, labels: Sequence[bool], reasons: Sequence[str] = (),
                     scores: Sequence[float] | None = None) -> "Classification":
-        return cls(tuple(bool(x) for x in labels),
-                   None if scores is None else tuple(float(s) for s in scores),
+        return cls(tuple(np.asarray(labels, bool).tolist()),
+                   None if scores is None else tuple(np.asarray(scores, np.float64).tolist()),
                    tuple(reasons))
 
 

@@ -256,8 +256,8 @@ def anchor_words(doc: Document, block, words: int) -> int:
         return 0
     if block.link_word_count >= block.word_count:
         return words
-    linked = sum(count_words(span.text) for span in block.spans
-                 if inside(doc, span.element, "a", stop=block.element))
+    linked = sum(count_words(text) for text, element in block.spans
+                 if inside(doc, element, "a", stop=block.element))
     return min(words, linked)
 
 
