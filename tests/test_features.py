@@ -584,6 +584,25 @@ def test_date_pattern_finds_what_its_plain_spelling_finds(text):
     assert [m.span() for m in F._DATE_LIKE.finditer(text)] == [m.span() for m in _PLAIN_DATE_LIKE.finditer(text)]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40), st.text(max_size=40), st.sets(st.text(alphabet="aBé_1 ", max_size=6), max_size=6))
+def test_word_keys_count_what_word_sets_count(text, other, words):
+    assert {k.decode() if isinstance(k, bytes) else k for k in F.word_keys(text)} == F.word_set(text)
+    words = {w.lower() for w in words} | F.word_set(other)
+    assert len(F.word_keys(text) & F.as_keys(words)) == len(F.word_set(text) & words)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=30), st.text(alphabet="aZ09-_ .:é\t", max_size=30)))
+def test_id_and_class_tokens_are_the_lowercased_alphanumeric_runs(raw):
+    assert F.split_tokens(raw) == re.findall(r"[a-z0-9]+", raw.lower())
+
+
+def test_word_keys_of_ascii_text_are_bytes():
+    assert F.word_keys("Hello, hello_world 42!") == {b"hello", b"hello_world", b"42"}
+    assert F.word_keys("Grüße, Welt") == {"grüße", "welt"}
+
+
 def test_date_pattern_on_chosen_texts():
     found = [m.group(0) for m in F._DATE_LIKE.finditer("1999 x2001 2020a 3/4/2021 12-31-99 1.2.3 1850 on 07.08.2024")]
     assert found == ["1999", "3/4/2021", "12-31-99", "07.08.2024"]

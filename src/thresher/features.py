@@ -253,9 +253,20 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
 
 # ------------------------------------------------------------------ tree context
 
+# ASCII letters and digits kept, every other byte a space: _TOKEN's split of an ASCII value.
+_ASCII_ALNUM_BYTES = bytes(c if c < 128 and chr(c).isalnum() else 32 for c in range(256))
+
+
 def split_tokens(raw: str | None) -> list[str]:
-    """Lower-cased tokens of an id or class value, split on every non-alphanumeric character."""
-    return _TOKEN.findall(raw.lower()) if raw else []
+    """Lower-cased tokens of an id or class value, split on every non-alphanumeric character.
+
+    An ASCII value (nearly all of them) is split by a byte translation at C speed, the same
+    tokens as the regex's (over wcxb-dev, a page's values take 0.26 against 0.35 ms)."""
+    if not raw:
+        return []
+    if raw.isascii():
+        return raw.encode().lower().translate(_ASCII_ALNUM_BYTES).decode().split()
+    return _TOKEN.findall(raw.lower())
 
 
 @dataclass(frozen=True)
@@ -651,6 +662,24 @@ def word_set(text: str) -> set[str]:
     return set(WORD.findall(text.lower()))
 
 
+# What \w matches below U+0080 (ASCII letters, digits, "_") kept, every other byte a space.
+_ASCII_WORD_BYTES = bytes(c if c < 128 and (chr(c).isalnum() or c == 95) else 32 for c in range(256))
+
+
+def word_keys(text: str) -> set:
+    """:func:`word_set`, with an ASCII text's words as bytes: the same words, split by a byte
+    translation at C speed instead of the regex (most blocks are ASCII; over wcxb-dev the
+    page's sets take 0.58 against 0.78 ms). Compare them with :func:`as_keys`."""
+    if text.isascii():
+        return set(text.encode().lower().translate(_ASCII_WORD_BYTES).split())
+    return word_set(text)
+
+
+def as_keys(words: set[str]) -> set:
+    """``words`` as :func:`word_keys` may hold them: each ASCII word also as bytes."""
+    return words | {word.encode() for word in words if word.isascii()}
+
+
 def overlaps(word_sets: Sequence[set[str]], words: set[str], n: int) -> list[float]:
     """Per set: the share of its words that ``words`` holds (0 for an empty set, and for
     every set when ``words`` is empty)."""
@@ -676,9 +705,9 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
     }
     cols: dict[str, list[float]] = {k: [v] * n for k, v in page.items()}
     longest = max((b.char_count for b in doc.blocks), default=1) or 1
-    blocks_words = [word_set(b.text) for b in doc.blocks] if title_tokens or structured else ()
-    cols["title_overlap"] = overlaps(blocks_words, title_tokens, n)
-    cols["structured_overlap"] = overlaps(blocks_words, structured, n)
+    blocks_words = [word_keys(b.text) for b in doc.blocks] if title_tokens or structured else ()
+    cols["title_overlap"] = overlaps(blocks_words, as_keys(title_tokens), n)
+    cols["structured_overlap"] = overlaps(blocks_words, as_keys(structured), n)
     # Scale-free on purpose: no absolute or relative position, no share of the page's text, no
     # page size. Those make a very long article look like a footer (tiny share, near the end)
     # or like a huge link farm (the page's block and character counts).
