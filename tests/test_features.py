@@ -598,6 +598,14 @@ def test_id_and_class_tokens_are_the_lowercased_alphanumeric_runs(raw):
     assert F.split_tokens(raw) == re.findall(r"[a-z0-9]+", raw.lower())
 
 
+def test_attribute_values_read_dicts_and_read_only_mappings_alike():
+    from types import MappingProxyType
+    attrs = ({"id": "a", "class": "x y"}, {}, {"class": "z"})
+    assert F.attribute_values(attrs, "id") == ["a", None, None]
+    assert F.attribute_values(attrs + (MappingProxyType({"id": "b"}),), "id") == ["a", None, None, "b"]
+    assert F.attribute_values(attrs, "class") == ["x y", None, "z"]
+
+
 def test_word_keys_of_ascii_text_are_bytes():
     assert F.word_keys("Hello, hello_world 42!") == {b"hello", b"hello_world", b"42"}
     assert F.word_keys("Grüße, Welt") == {"grüße", "welt"}

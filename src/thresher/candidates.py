@@ -172,8 +172,11 @@ def holding_bits(doc: Document, facts: F.TreeFacts, paragraph: np.ndarray) -> np
     arrays = doc.elements.arrays
     count = np.concatenate([[0], np.cumsum(paragraph)])
     holds = count[arrays.end_blocks] > count[arrays.first_blocks]
-    slots = np.unique(np.concatenate([facts.id_slot[holds], facts.class_slot[holds]])).tolist()
     values = list(facts.tokens_of)
+    wanted = np.zeros(len(values), bool)  # a mask, not np.unique: no sort
+    wanted[facts.id_slot[holds]] = True
+    wanted[facts.class_slot[holds]] = True
+    slots = np.flatnonzero(wanted).tolist()
     bits = np.zeros(len(values), np.int64)
     bits[slots] = [pattern_bits(values[i]) for i in slots]
     return bits
