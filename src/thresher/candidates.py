@@ -299,7 +299,7 @@ def candidate_columns(doc: Document, facts: F.TreeFacts) -> F.Columns:
     if not candidates.touched.any():
         zeros = np.zeros(n)
         columns |= dict.fromkeys(NAMES[1:], zeros)
-        return F.Columns.of({k: np.asarray(columns[k], np.float32) for k in NAMES}, n)
+        return F.Columns.of({k: columns[k] for k in NAMES}, n)
     top = climb(int(np.argmax(candidates.score)), candidates, raw_parents, els.tags)
     top_score = max(1e-6, float(candidates.score[top]))
     in_top = np.zeros(n, bool)
@@ -312,4 +312,4 @@ def candidate_columns(doc: Document, facts: F.TreeFacts) -> F.Columns:
                 "rd_in_article": article_blocks(doc, top, candidates, raw_parents, chars, link_density, removed),
                 "rd_ancestor_best": best, "rd_parent_score": candidates.score[facts.parents[owner]] / top_score,
                 "rd_top_share": np.full(n, chars[top] / max(1.0, float(chars[0])))}
-    return F.Columns.of({k: np.asarray(columns[k], np.float32) for k in NAMES}, n)
+    return F.Columns.of({k: columns[k] for k in NAMES}, n)

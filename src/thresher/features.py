@@ -481,7 +481,7 @@ def dom_context(doc: Document, facts: TreeFacts) -> Columns:
     one_hot = codes[:, None] == np.arange(len(BLOCK_TAG_ONE_HOT))
     for k, tag in enumerate(BLOCK_TAG_ONE_HOT):
         cols[f"tag_{tag}"] = one_hot[:, k]
-    return Columns.of({k: np.asarray(v, np.float32) for k, v in cols.items()}, n)
+    return Columns.of(cols, n)
 
 
 @dataclass(frozen=True)
