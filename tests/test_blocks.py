@@ -333,3 +333,11 @@ def test_mathml_is_page_text_but_its_annotations_and_hidden_copies_are_not():
         doc = build_document(html, attributes=attributes)
         assert [b.text for b in doc.blocks] == ["When a≠0 holds", "Also and ."]
         assert sorted(doc.elements.tags[i] for i in doc.skipped) == ["annotation", "head", "math", "math"]
+
+
+def test_tag_names_survive_the_walks_tag_id_shortcut():
+    doc = build_document("<DIV><SPAN>a</SPAN><math><mi>x</mi></math><clippath>y</clippath><My-Widget>z</My-Widget>"
+                         "<span>b</span><math><mi>v</mi></math><P>w</P></DIV>")
+    tags = doc.elements.tags
+    assert tags[tags.index("div"):] == ("div", "span", "math", "mi", "clippath", "my-widget", "span", "math", "mi", "p")
+    assert [b.text for b in doc.blocks] == ["axyzbv", "w"]
