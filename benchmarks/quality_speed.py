@@ -10,8 +10,12 @@ referee's metrics and its speed measure: pages / summed extraction time).
 ``--one-process`` runs every extractor in this process instead; there each
 one's calls also pay for the others' heaps (the garbage collector walks them,
 and caches are shared), unevenly: see benchmarks/README.md.
-Before the timed pass each extractor extracts the first page once, untimed, so
-that one-off imports and lazy loading are not charged to it.
+Before the timed pass each extractor extracts the first chunk of pages once,
+untimed, so that one-off imports and lazy loading are not charged to it (trafilatura
+loads a resource on wcxb-dev's 10th page, 0.13 s), and thresher's algorithms are
+preloaded (:func:`thresher.preload`: their models, and py3langid's, which takes
+0.5 s and is otherwise read on the first page whose language is not plainly
+English: wcxb-dev's 52nd).
 
     python benchmarks/quality_speed.py                       # defaults: see --help
     python benchmarks/quality_speed.py --datasets ../shared/datasets/wcxb-dev --every 5
@@ -42,6 +46,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Callable
 
+from thresher import preload
 from thresher.algorithms import names as algorithm_names
 from thresher.evaluation import (EvaluationResult, Page, ThresherExtractor, detect_kind, error_text, html_to_text,
                                  load, page_row, select, summarize, timed_call)
@@ -127,12 +132,20 @@ def peer_version(name: str) -> str | None:
         return None
 
 
-def contenders(algorithms: list[str], peers: list[str]) -> list[Contender]:
+def _thresher(name: str, preloaded: bool) -> Extractor:
+    """The algorithm ``name`` as the evaluation runs it; with ``preloaded``, its models loaded
+    first (:func:`thresher.preload`)."""
+    if preloaded:
+        preload(name)
+    return ThresherExtractor(name)
+
+
+def contenders(algorithms: list[str], peers: list[str], preloaded: bool = True) -> list[Contender]:
     known = set(algorithm_names())
     chosen = []
     for name in algorithms:
         if name in known:
-            chosen.append(Contender(f"thresher:{name}", partial(ThresherExtractor, name)))
+            chosen.append(Contender(f"thresher:{name}", partial(_thresher, name, preloaded)))
         else:
             print(f"skipping algorithm {name}: not registered", file=sys.stderr)
     chosen.extend(c for c in map(peer, peers) if c is not None)
@@ -141,11 +154,12 @@ def contenders(algorithms: list[str], peers: list[str]) -> list[Contender]:
 
 # -------------------------------------------------------------------- run
 
-def warm_up(extract: Extractor, html: bytes, url: str | None) -> None:
-    try:
-        extract(html, url)
-    except Exception:  # noqa: BLE001 - the timed pass records failures
-        pass
+def warm_up(extract: Extractor, jobs: list[tuple[bytes, str | None]]) -> None:
+    for html, url in jobs:
+        try:
+            extract(html, url)
+        except Exception:  # noqa: BLE001 - the timed pass records failures
+            pass
 
 
 Call = tuple[str, float, "str | None"]  # (extraction, seconds, error text)
@@ -165,8 +179,8 @@ class InProcess:
     def __init__(self, make: Callable[[], Extractor]):
         self._extract = make()
 
-    def warm_up(self, html: bytes, url: str | None) -> None:
-        warm_up(self._extract, html, url)
+    def warm_up(self, jobs: list[tuple[bytes, str | None]]) -> None:
+        warm_up(self._extract, jobs)
 
     def calls(self, jobs: list[tuple[bytes, str | None]]) -> list[Call]:
         return timed_calls(self._extract, jobs)
@@ -184,8 +198,8 @@ def _start_worker(make: Callable[[], Extractor]) -> None:
     _WORKER_EXTRACTOR.append(make())
 
 
-def _worker_warm_up(html: bytes, url: str | None) -> None:
-    warm_up(_WORKER_EXTRACTOR[0], html, url)
+def _worker_warm_up(jobs: list[tuple[bytes, str | None]]) -> None:
+    warm_up(_WORKER_EXTRACTOR[0], jobs)
 
 
 def _worker_calls(jobs: list[tuple[bytes, str | None]]) -> list[Call]:
@@ -200,14 +214,18 @@ class Isolated:
         self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                          initializer=_start_worker, initargs=(make,))
 
-    def warm_up(self, html: bytes, url: str | None) -> None:
-        self._pool.submit(_worker_warm_up, html, url).result()
+    def warm_up(self, jobs: list[tuple[bytes, str | None]]) -> None:
+        self._pool.submit(_worker_warm_up, jobs).result()
 
     def calls(self, jobs: list[tuple[bytes, str | None]]) -> list[Call]:
         return self._pool.submit(_worker_calls, jobs).result()
 
     def close(self) -> None:
         self._pool.shutdown()
+
+
+# Pages of each dataset extracted untimed before the timed pass (at most one chunk).
+WARM_PAGES = 25
 
 
 def run(datasets: list[Path], chosen: list[Contender], every: int, limit: int | None,
@@ -230,11 +248,11 @@ def _run_dataset(root: Path, runners: list, every: int, limit: int | None, warm:
     kind = detect_kind(root)
     pages = list(select(load(root), every, limit))
     print(f"{root.name} [{kind}]: {len(pages)} pages", file=sys.stderr)
+    step = chunk or max(1, len(pages))
     if warm and pages:
         for _, runner in runners:
-            runner.warm_up(pages[0].html, pages[0].url)
+            runner.warm_up([(page.html, page.url) for page in pages[:min(step, WARM_PAGES)]])
     rows: dict[str, list] = {label: [] for label, _ in runners}
-    step = chunk or max(1, len(pages))
     for start in range(0, len(pages), step):
         part: list[Page] = pages[start:start + step]
         for label, runner in runners:
@@ -294,7 +312,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="comma-separated peers among %(default)s, or 'none' (default: all installed)")
     ap.add_argument("--every", type=int, default=1, metavar="K", help="take every K-th page")
     ap.add_argument("--limit", type=int, metavar="N", help="then the first N of those")
-    ap.add_argument("--no-warmup", action="store_true", help="time the first page's call too")
+    ap.add_argument("--no-warmup", action="store_true",
+                    help="time every call: no untimed first chunk, no preloaded models")
     ap.add_argument("--chunk", type=int, default=25, metavar="N",
                     help="interleave the contenders every N pages (0: each over all pages in one go)")
     ap.add_argument("--one-process", action="store_true",
@@ -318,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     if not datasets:
         print("no datasets: pass --datasets DIR ...", file=sys.stderr)
         return 2
-    chosen = contenders(_names(args.algorithms), _names(args.peers))
+    chosen = contenders(_names(args.algorithms), _names(args.peers), preloaded=not args.no_warmup)
     if not chosen:
         print("nothing to run: no registered algorithm or installed peer was chosen", file=sys.stderr)
         return 2

@@ -41,3 +41,27 @@ def test_requested_language_wins_and_the_lang_attribute_is_the_fallback():
 def test_stop_lists_by_language_code():
     assert "the" in stopwords("en") and "der" in stopwords("de-AT")
     assert stopwords("") == frozenset() and stopwords("xx") == frozenset()
+
+
+def test_preload_loads_the_identifier_and_the_model_a_first_extraction_would():
+    import thresher
+    from thresher import language, learned
+
+    language._identifier.cache_clear()
+    learned._load_learned.cache_clear()
+    thresher.preload()
+    assert language._identifier.cache_info().currsize == 1
+    assert learned._load_learned.cache_info().currsize == 1
+    page = b"<html><body><p>Ceci est un paragraphe de texte assez long, en bonne et due forme.</p></body></html>"
+    thresher.extract(page)
+    assert language._identifier.cache_info().misses == 1  # nothing loaded a second time
+    assert learned._load_learned.cache_info().misses == 1
+
+
+def test_preload_with_a_language_skips_the_identifier():
+    import thresher
+    from thresher import language
+
+    language._identifier.cache_clear()
+    thresher.preload("justext", language="en")
+    assert language._identifier.cache_info().currsize == 0

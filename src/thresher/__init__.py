@@ -5,9 +5,9 @@
 """
 from __future__ import annotations
 
-from .api import FORMATS, Result, extract, extract_result
+from .api import FORMATS, Result, extract, extract_result, preload
 from .errors import InputError, ModelError, ThresherError
 
 __version__ = "0.1.0"
 __all__ = ["FORMATS", "InputError", "ModelError", "Result", "ThresherError", "extract",
-           "extract_result", "__version__"]
+           "extract_result", "preload", "__version__"]

@@ -9,7 +9,7 @@ from . import algorithms
 from .algorithms.base import Classification, Context
 from .blocks import Block, Document, build_document
 from .decode import decode
-from .language import page_language
+from .language import load_identifier, page_language
 from .metadata import Metadata, extract_metadata
 
 FORMATS = ("text", "markdown", "html", "json")
@@ -82,6 +82,24 @@ def extract_result(html: bytes | str, url: str | None = None, *, algorithm: str 
     t4 = clock()
     timings = {"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3}
     return Result(doc, classification, chosen.name, lang, meta, timings)
+
+
+# A page every algorithm reads without error, whose extraction loads the algorithm's model files.
+_PRELOAD_PAGE = b"<html><head><title>thresher</title></head><body><p>A paragraph of text.</p></body></html>"
+
+
+def preload(algorithm: str = algorithms.DEFAULT, model: str | None = None, language: str | None = None) -> None:
+    """Load now what a first extraction with these options loads on demand: the algorithm's
+    model files and, unless ``language`` is given or the algorithm reads none, the language
+    identifier. py3langid's model alone takes about half a second to read, which otherwise
+    falls on the first page whose language is not plainly English, however late it comes.
+    For servers and batch workers that start once and extract many pages; extraction works
+    the same without it."""
+    chosen = algorithms.get(algorithm)
+    if chosen.needs_language and not language:
+        load_identifier()
+    extract_result(_PRELOAD_PAGE, algorithm=algorithm, model=model, language=language or "en",
+                   metadata=False, explain=False)
 
 
 def extract(html: bytes | str, url: str | None = None, *, algorithm: str = algorithms.DEFAULT,

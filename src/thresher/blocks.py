@@ -271,7 +271,7 @@ def _pre_text(raw: str) -> str:
 
 # What the walk does with an element, by tag. The bits from _SKIP up are handled on entry and
 # are never pushed: skipped content, <br>, and <math> (skipped when hidden, else inline).
-_BLOCK, _PRE, _ANCHOR, _HEADING, _SKIP, _BR, _MATH, _TEXT = 1, 2, 4, 8, 16, 32, 64, 128
+_BLOCK, _PRE, _ANCHOR, _HEADING, _SKIP, _BR, _MATH = 1, 2, 4, 8, 16, 32, 64
 # Frequent inline tags are listed with role 0, so that only unknown tags are checked for
 # parser-internal names (comments and the like).
 _INLINE_TAGS = frozenset(
@@ -282,7 +282,7 @@ _ROLES.update({tag: _BLOCK for tag in BLOCK_TAGS})
 _ROLES.update({"pre": _BLOCK | _PRE, "textarea": _BLOCK | _PRE, "a": _ANCHOR})
 _ROLES.update({tag: _BLOCK | _HEADING for tag in HEADING_TAGS})
 _ROLES.update({tag: _SKIP for tag in SKIPPED_TAGS})
-_ROLES.update({"br": _BR, "math": _MATH, "-text": _TEXT})
+_ROLES.update({"br": _BR, "math": _MATH})
 _INHERITED = _ANCHOR | _PRE  # roles that hold for everything inside the element
 
 
@@ -394,20 +394,8 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
             parent = parents[node]
             depth -= 1
             continue
-        known = seen.get(node.tag_id)
-        if known is None:  # a tag not met before in this walk, or not one of _ROLES
-            tag = node.tag
-            role = roles.get(tag)
-            if role is None:
-                if not tag or tag[0] in "-_#!":
-                    continue
-                role = 0
-            else:
-                seen[node.tag_id] = (tag, role)
-        else:
-            tag, role = known
-        if role == _TEXT:
-            text = node.text_content
+        text = node.text_content  # None unless a text node, the commonest kind
+        if text is not None:
             if text and parent >= 0:
                 if not text.isspace():
                     spans.append((text, parent))
@@ -421,6 +409,18 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
                 elif has_text or inherited & _PRE:  # white space before a block's first text is not kept
                     spans.append((text, parent))
             continue
+        known = seen.get(node.tag_id)
+        if known is None:  # a tag not met before in this walk, or not one of _ROLES
+            tag = node.tag
+            role = roles.get(tag)
+            if role is None:
+                if not tag or tag[0] in "-_#!":
+                    continue
+                role = 0
+            else:
+                seen[node.tag_id] = (tag, role)
+        else:
+            tag, role = known
         if role & _BLOCK:  # a block-level element ends the current block
             if has_text:
                 b.add_block(new_tuple(_Pending, (spans, pre, link_chars, link_words, tag_count)),

@@ -50,6 +50,12 @@ def _identifier():
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
 
 
+def load_identifier() -> None:
+    """Load py3langid's model now (about half a second) rather than on the first page whose
+    language is not plainly English (see :func:`thresher.preload`)."""
+    _identifier()
+
+
 def reads_as_english(sample: str) -> bool:
     """Enough words, and enough of them English function words, to call ``sample`` English."""
     words = sample.lower().split()
