@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thresher.errors import InputError
-from thresher.parse import ParseLimits, _source, cap_attributes, cap_depth, is_tame, long_tags, parse, sanitize
+from thresher.parse import (ParseLimits, _source, cap_attributes, cap_depth, count_lt, is_tame, long_tags, parse,
+                            sanitize)
 
 NORMAL = ('<html><head><title>T</title></head><body><div class="a" id="b">'
           '<p>Hello <a href="/x">world</a>.</p><br/><img src="i.png" alt="x"></div></body></html>')
@@ -81,6 +82,19 @@ def test_long_tags_of_the_utf8_bytes_cover_every_long_tag_of_the_text(pieces, wi
     found_in_bytes = {start for start, _end in long_tags(html.encode("utf-8"))}
     for start, _end in long_tags(html):
         assert len(html[:start].encode("utf-8")) in found_in_bytes
+
+
+_BYTE_PIECES = st.one_of(
+    st.builds(lambda head, n, end: head + "y" * n + end, st.sampled_from(["<a", "<Z", "<1", "<!", "< ", "<"]),
+              st.integers(4090, 4100), st.sampled_from([">", "<", "", "\u00e9>"])),
+    st.sampled_from(["<p>", ">", "<", "x", "\n"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_BYTE_PIECES, max_size=8))
+def test_long_tags_of_bytes_are_what_a_full_scan_of_the_bytes_finds(pieces):
+    data = "".join(pieces).encode("utf-8")
+    assert list(long_tags(data)) == [m.span() for m in re.finditer(rb"<[A-Za-z][^<>]{4096,}>", data)]
 
 
 def test_long_tags_finds_a_tag_that_starts_mid_stretch_and_one_at_the_very_end():
@@ -202,3 +216,10 @@ def test_parse_keeps_all_of_a_capped_flood_tag_s_content():
     div = tree.css_first("div")
     assert len(div.attributes) == ParseLimits().max_attributes
     assert "inside the flood" in tree.body.text()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.text(alphabet="<>a\u00e9", min_size=1, max_size=50), st.integers(0, 3))
+def test_count_lt_counts_text_and_its_utf8_bytes_alike(text, copies):
+    big = text * (copies * 400_000 // max(1, len(text)) + 1)  # past one counting stretch when copies > 2
+    assert count_lt(big) == count_lt(big.encode("utf-8")) == big.count("<")
