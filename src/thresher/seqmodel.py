@@ -82,9 +82,12 @@ def gelu(x: np.ndarray) -> np.ndarray:
 
 
 def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    mean = x.mean(axis=1, keepdims=True)
+    """Row-wise layer norm. The means are sums over the width (what ``mean`` computes, without
+    its Python wrapper: the same float32 results)."""
+    width = np.float32(x.shape[1])
+    mean = np.add.reduce(x, axis=1, keepdims=True) / width
     centred = x - mean
-    var = (centred * centred).mean(axis=1, keepdims=True)
+    var = np.add.reduce(centred * centred, axis=1, keepdims=True) / width
     return centred / np.sqrt(var + np.float32(LAYER_NORM_EPS)) * weight + bias
 
 
