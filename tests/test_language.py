@@ -65,3 +65,11 @@ def test_preload_with_a_language_skips_the_identifier():
     language._identifier.cache_clear()
     thresher.preload("justext", language="en")
     assert language._identifier.cache_info().currsize == 0
+
+
+def test_preload_runs_for_every_registered_algorithm():
+    import thresher
+    from thresher.algorithms import names
+
+    for name in names():
+        assert thresher.preload(name, language="en") is None  # raises if its preload page fails it
