@@ -527,7 +527,9 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
 # Later trials, same folds, each variant's trees retrained and blended with the stored network's
 # out-of-fold scores (seed 0: trees alone 0.8773, blended 0.8793 as shipped): DART boosting (drop
 # rate 0.1) 0.8707 and 0.8749; 63 leaves (the depth-6 trees' full width, free at inference) 0.8750
-# and 0.8778; 31 leaves 0.8749 and 0.8791; block weights as the square root of the word share
+# and 0.8778; 31 leaves 0.8749 and 0.8791; min_child_samples 60 0.8736 and 0.8775; learning rate
+# 0.08 0.8762 and 0.8785, 0.12 0.8766 and 0.8800 (documentation 0.937, below its floor); feature
+# and bagging fractions 0.7 0.8749 and 0.8774; block weights as the square root of the word share
 # 0.8775 and 0.8795; a page-type guess as 7 columns for both stages (out-of-fold probabilities of
 # a 7-class tree model over each page's mean, largest and word-weighted mean base features, right
 # on 79% of the pages) 0.8764 and 0.8795. The network also reading Readability's candidate columns
