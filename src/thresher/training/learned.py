@@ -528,21 +528,22 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
 # out-of-fold scores (seed 0: trees alone 0.8773, blended 0.8793 as shipped): DART boosting (drop
 # rate 0.1) 0.8707 and 0.8749; 63 leaves (the depth-6 trees' full width, free at inference) 0.8750
 # and 0.8778; 31 leaves 0.8749 and 0.8791; min_child_samples 60 0.8736 and 0.8775; learning rate
-# 0.08 0.8762 and 0.8785, 0.12 0.8766 and 0.8800 (documentation 0.937, below its floor); feature
-# and bagging fractions 0.7 0.8749 and 0.8774; block weights as the square root of the word share
-# 0.8775 and 0.8795; a page-type guess as 7 columns for both stages (out-of-fold probabilities of
-# a 7-class tree model over each page's mean, largest and word-weighted mean base features, right
-# on 79% of the pages) 0.8764 and 0.8795. The network also reading Readability's candidate columns
-# (retrained, seed 0): 0.8559 alone against 0.8584, blended 0.8787. On the stored scores alone: a
-# logistic regression over the trees', stage 1's and the network's logits, fitted out of fold,
-# 0.8744 (it shrinks the scores, and the expected-F1 cut wants them as calibrated as they are);
-# the cut with the second-order term of the expected F1 (the variance of the kept and of the left
-# content words, blocks taken as independent) 0.8793, and 0.8796 at half that term (seed 1's trees
-# and network: 0.8790 and 0.8789, from 0.8787). None ships: every gain lies within the seeds'
-# spread. Keeping nothing on a page whose best block scores below a bar would empty 4 of the 17
-# pages whose gold text is empty (+0.0027 with seed 0), but the bar has no room: out of fold, the
-# best block of every page with content scores at least 0.253 (seed 0) and 0.264 (seed 1), and of
-# those empty pages up to 0.094 and 0.224.
+# 0.08 0.8762 and 0.8785, 0.12 0.8766 and 0.8800 (documentation 0.937, below its floor; with seed
+# 1, 0.8730 and 0.8764 against 0.8787); feature and bagging fractions 0.7 0.8749 and 0.8774; block
+# weights as the square root of the word share 0.8775 and 0.8795; a page-type guess as 7 columns
+# for both stages (out-of-fold probabilities of a 7-class tree model over each page's mean,
+# largest and word-weighted mean base features, right on 79% of the pages) 0.8764 and 0.8795. The
+# network also reading Readability's candidate columns (retrained, seed 0): 0.8559 alone against
+# 0.8584, blended 0.8787. On the stored scores alone: a logistic regression over the trees', stage
+# 1's and the network's logits, fitted out of fold, 0.8744 (it shrinks the scores, and the
+# expected-F1 cut wants them as calibrated as they are); the cut with the second-order term of the
+# expected F1 (the variance of the kept and of the left content words, blocks taken as
+# independent) 0.8793, and 0.8796 at half that term (seed 1's trees and network: 0.8790 and
+# 0.8789, from 0.8787). None ships: every gain lies within the seeds' spread. Keeping nothing on a
+# page whose best block scores below a bar would empty 4 of the 17 pages whose gold text is empty
+# (+0.0027 with seed 0), but the bar has no room: out of fold, the best block of every page with
+# content scores at least 0.253 (seed 0) and 0.264 (seed 1), and of those empty pages up to 0.094
+# and 0.224.
 _DRAGNET = TrainParams(threshold=0.25, vocabulary_size=1000, decoding="threshold")
 # The default: the trees averaged with a small network (width 32, one layer, attention within
 # chunks of 64 blocks, a 16-wide token embedding) at weight 0.3.
