@@ -543,8 +543,8 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
 # page whose best block scores below a bar would empty 4 of the 17 pages whose gold text is empty
 # (+0.0027 with seed 0), but the bar has almost no room: out of fold, the best block of every page
 # with content scores at least 0.253 (seed 0) and 0.264 (seed 1), and of those empty pages up to
-# 0.094 and 0.224, so a bar for both seeds must lie within 0.03, and three of the four pages are
-# one domain's script shells.
+# 0.094 and 0.224, so a bar for both seeds must lie between 0.224 and 0.253, and three of the four
+# pages are one domain's script shells.
 _DRAGNET = TrainParams(threshold=0.25, vocabulary_size=1000, decoding="threshold")
 # The default: the trees averaged with a small network (width 32, one layer, attention within
 # chunks of 64 blocks, a 16-wide token embedding) at weight 0.3.
