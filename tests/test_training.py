@@ -325,6 +325,22 @@ def test_pruned_models_keep_only_read_tokens_and_score_identically(pages, monkey
         assert 0 < len(small.vocabulary) < len(full.vocabulary)
 
 
+def test_two_stage2_models_average_the_single_model_with_a_reseeded_twin(pages, monkeypatch):
+    with monkeypatch.context() as patch:
+        patch.setattr(T, "pruned", lambda trained: trained)
+        one = T.train_flagship_models(pages, SMALL)
+        two = T.train_flagship_models(pages, dataclasses.replace(SMALL, stage2_models=2))
+    twin = T.fit_stage2(pages, one.vocabulary, dataclasses.replace(SMALL, seed=SMALL.seed + 1), T.fit_trees)
+    assert two.vocabulary == one.vocabulary
+    assert np.array_equal(two.stage1.threshold, one.stage1.threshold)  # stage 1 is not touched
+    assert len(two.stage2.roots) == len(one.stage2.roots) + len(twin.roots)
+    assert not np.array_equal(twin.value, one.stage2.value)  # the twin's seeds make other trees
+    for page in pages[:3]:
+        s1 = L.stage1_features(page.features, one.vocabulary)
+        x = L.stage2_features(s1, page.features.doc, T.probability(one.stage1, s1.values)).values
+        np.testing.assert_allclose(two.stage2.margin(x), (one.stage2.margin(x) + twin.margin(x)) / 2)
+
+
 def test_train_prepared_with_cv_saves_the_report(pages, tmp_path):
     out = tmp_path / "dragnet.npz"
     report = T.train_prepared("dragnet", pages, out, cv=2, p=SMALL, log=quiet)

@@ -73,6 +73,22 @@ def test_with_feature_names_refuses_a_layout_without_a_read_feature():
         two_trees().with_feature_names(("a", "b"))
 
 
+def test_averaged_ensembles_score_the_mean_margin_in_the_first_layout():
+    first = two_trees()
+    # a depth-1 stump on "b", stored in another layout, with its own base
+    stump = T.TreeEnsemble(("b", "z"), np.array([0, -1, -1]), np.array([1.0, 0, 0]), np.array([1, 1, 2]),
+                           np.array([2, 1, 2]), np.array([0, -4.0, 6.0]), np.array([0]), depth=1, base=1.0)
+    x = np.random.default_rng(5).normal(size=(40, 3)) * 2
+    mean = (first.margin(x) + stump.margin(x[:, [1, 0]])) / 2
+    both = T.averaged([first, stump])
+    assert both.feature_names == NAMES and len(both.roots) == 3 and both.depth == 2
+    assert both.margin(x) == pytest.approx(mean)
+    assert both._path_margin(x) == pytest.approx(mean)  # the padded layout and the plain walk agree
+    assert T.averaged([first]).margin(x).tolist() == first.margin(x).tolist()
+    with pytest.raises(ModelError):
+        T.averaged([])
+
+
 def linear(meta=None) -> T.LinearModel:
     return T.LinearModel(NAMES, np.array([1.0, 0.0, 2.0]), np.array([2.0, 1.0, 0.5]), np.array([1.0, -1.0, 0.5]),
                          base=0.5, meta=meta or {})

@@ -26,7 +26,7 @@ import zlib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -225,6 +225,25 @@ class LinearModel:
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"mean": self.mean, "scale": self.scale, "coef": self.coef, "base": np.asarray(self.base)}
+
+
+def averaged(ensembles: Sequence[TreeEnsemble]) -> TreeEnsemble:
+    """One ensemble whose margin is the mean of the ``ensembles``' margins (the average of
+    their logits), laid out as the first one's features.
+
+    The trees are concatenated with their leaf values divided by their count, so inference
+    evaluates them as one model."""
+    if not ensembles:
+        raise ModelError("averaging needs at least one tree ensemble")
+    names = ensembles[0].feature_names
+    parts = [e.with_feature_names(names) for e in ensembles]
+    share = 1.0 / len(parts)
+    offsets = np.cumsum([0] + [len(e.feature) for e in parts[:-1]])
+    cat = lambda key, shifted=False: np.concatenate(  # noqa: E731
+        [getattr(e, key) + (o if shifted else 0) for e, o in zip(parts, offsets)])
+    return TreeEnsemble(names, cat("feature"), cat("threshold"), cat("left", True), cat("right", True),
+                        cat("value") * share, cat("roots", True), max(e.depth for e in parts),
+                        sum(e.base for e in parts) * share, dict(parts[0].meta, averaged=len(parts)))
 
 
 Model = TreeEnsemble | LinearModel | SequenceNet

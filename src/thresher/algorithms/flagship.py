@@ -8,7 +8,8 @@ each block's neighbours and of its ancestors' subtrees, and where the block lies
 against the page's main run of confident content, which smooths the decision over
 reading order and over the tree; a block of that run which stage 1 is confident
 about keeps its own score (:func:`thresher.learned.guard_confident`). Stage 2 is
-evaluated only on the blocks stage 1 is unsure of (:func:`thresher.learned.uncertain`). The trees'
+evaluated only on the blocks stage 1 is unsure of (:func:`thresher.learned.uncertain`); it is
+two tree models with their own inner folds and seeds, averaged in one ensemble. The trees'
 scores are averaged with a small block-sequence network (:mod:`thresher.seqmodel`)
 that reads the whole page's base columns in reading order. Trained on labelled
 pages by ``thresher train``; the shipped model lives in
