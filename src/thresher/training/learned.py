@@ -563,8 +563,8 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
 # Where the trees of two seeds gain (0.8802, above): taking the stored out-of-fold scores apart,
 # averaging stage 1 of both seeds adds nothing (0.8793), averaging stage 2 all of it (0.8801).
 # Hence stage2_models=2: a second stage 2 with its own inner folds and seed, averaged in logit
-# space and stored as one 300-tree ensemble, evaluated on the uncertain blocks only (about 1.5% of
-# a page's time). Paired with the single stage 2 on the same folds: trees alone 0.8774 -> 0.8783
+# space and stored as one 300-tree ensemble, evaluated on the uncertain blocks only (about 1.4% of
+# a page's time, in one interleaved run). Paired with the single stage 2 on the same folds: trees alone 0.8774 -> 0.8783
 # and blended 0.8793 -> 0.8802 (seed 0), 0.8743 -> 0.8762 and 0.8787 -> 0.8791 (seed 1). A twin on
 # the same out-of-fold rows with only the trees' seed changed gives less (0.8797 and 0.8785).
 _DRAGNET = TrainParams(threshold=0.25, vocabulary_size=1000, decoding="threshold")
