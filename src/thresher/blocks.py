@@ -345,20 +345,22 @@ class _Pending(NamedTuple):
 
 # The counters of a block that has no text yet: has_text, pre, link_chars, link_words, tag_count, brs.
 _NEW_BLOCK = (False, False, 0, 0, 0, 0)
+# What :func:`_walk` does next with its current node: enter it, or (it is done) go on to its next
+# sibling, or close it first (an element just opened, without children).
+_ENTER, _NEXT, _CLOSE = 0, 1, 2
 
 
 def _walk(root, b: _Builder, attributes: bool = True) -> None:
     """One iterative pre/post-order walk over the DOM: no recursion, whatever the depth.
 
-    The stack holds nodes to enter and, for elements to leave, a tuple of the
-    element's index, its role and the ``inherited`` bits outside it. The
-    elements entered and not yet left are the open elements: the innermost
-    one is the parent of the next node entered, and it gives that node its
-    depth and the anchor and pre bits (``inherited``) of its ancestors.
-    Leaves without children are closed on entry. This loop is the hot path
-    of every extraction, so the current block's counters are local variables
-    and the element columns are appended to directly. Without ``attributes``
-    only the elements in ``_ATTRIBUTES_ALWAYS`` read theirs.
+    The walk follows the tree's own links: into an element's first child, on to a node's
+    next sibling, and, past a last child, back out of the open elements (``open_elements``:
+    the node, its element index, its role and the ``inherited`` bits outside it), closing
+    each. The innermost open element is the parent of the next node entered, and it gives
+    that node its depth and the anchor and pre bits (``inherited``) of its ancestors. Leaves
+    without a role are closed on entry. This loop is the hot path of every extraction, so
+    the current block's counters are local variables and the element columns are appended
+    to directly. Without ``attributes`` only the elements in ``_ATTRIBUTES_ALWAYS`` read theirs.
     """
     roles, new_tuple = _ROLES, _new_tuple
     # lexbor's tag id -> (tag, role) of each tag of _ROLES met so far: reading a node's tag id
@@ -374,26 +376,39 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
     has_text = pre = False
     link_chars = link_words = tag_count = brs = 0
     parent, depth, inherited = -1, 0, 0
-    stack: list = [root]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node = pop()
-        if node.__class__ is tuple:  # leaving an element
-            node, role, inherited = node
-            if role & _BLOCK:  # its pending text becomes a block
-                if has_text:
-                    b.add_block(new_tuple(_Pending, (spans, pre, link_chars, link_words, tag_count)),
-                                block_owners[-1], headings > 0)
-                spans, (has_text, pre, link_chars, link_words, tag_count, brs) = [], _NEW_BLOCK
-                block_owners.pop()
-                if role & _HEADING:
-                    headings -= 1
-                ends[node] = len(blocks)
-            else:
-                ends[node] = len(blocks) + has_text
-            parent = parents[node]
-            depth -= 1
-            continue
+    open_elements: list = []
+    push, pop = open_elements.append, open_elements.pop
+    # ``node`` is entered, unless ``step`` says it is done: _NEXT, go on to its next sibling
+    # (or out of the open elements past the last one); _CLOSE, it was just opened with no
+    # children, so close it first.
+    node, step = root, _ENTER
+    while True:
+        if step:
+            nxt = node.next if step == _NEXT and open_elements else None  # the root's siblings are not walked
+            while nxt is None:  # out of the innermost open element
+                if not open_elements:
+                    break
+                node, index, role, inherited = pop()
+                if role & _BLOCK:  # its pending text becomes a block
+                    if has_text:
+                        b.add_block(new_tuple(_Pending, (spans, pre, link_chars, link_words, tag_count)),
+                                    block_owners[-1], headings > 0)
+                    spans, (has_text, pre, link_chars, link_words, tag_count, brs) = [], _NEW_BLOCK
+                    block_owners.pop()
+                    if role & _HEADING:
+                        headings -= 1
+                    ends[index] = len(blocks)
+                else:
+                    ends[index] = len(blocks) + has_text
+                parent = parents[index]
+                depth -= 1
+                if not open_elements:  # the root is closed
+                    break
+                nxt = node.next
+            if nxt is None:
+                break
+            node = nxt
+        step = _NEXT
         text = node.text_content  # None unless a text node, the commonest kind
         if text is not None:
             if text and parent >= 0:
@@ -454,25 +469,24 @@ def _walk(root, b: _Builder, attributes: bool = True) -> None:
                 continue
             role = 0  # visible MathML is inline text
         tag_count += 1
-        child = node.last_child
+        child = node.first_child
         if role:
             if role & _BLOCK:
                 block_owners.append(index)
             if role & _HEADING:
                 headings += 1
-            push((index, role, inherited))
-            inherited |= role & _INHERITED
         elif child is None:
             ends.append(count + has_text)
             continue
-        else:
-            push((index, 0, inherited))
+        push((node, index, role, inherited))
+        inherited |= role & _INHERITED
         ends.append(count)
         parent = index
         depth += 1
-        while child is not None:
-            push(child)
-            child = child.prev
+        if child is None:
+            step = _CLOSE
+        else:
+            node, step = child, _ENTER
     if has_text:
         b.add_block(new_tuple(_Pending, (spans, pre, link_chars, link_words, tag_count)),
                     block_owners[-1], headings > 0)
