@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import chain as iter_chain, count, repeat
@@ -62,6 +61,8 @@ BLOCK_TAG_ONE_HOT = ("p", "div", "li", "td", "th", "h1", "h2", "h3", "h4", "h5",
                      "figcaption", "form", "ul", "tr", "table")
 _CONTEXT_BIT_VALUES = np.array([_CONTEXT_BIT[tag] for tag in CONTEXT_TAGS], np.int64)
 _ONE_HOT_CODE = {tag: k for k, tag in enumerate(BLOCK_TAG_ONE_HOT)}
+_IN_NAMES = tuple(f"in_{tag}" for tag in CONTEXT_TAGS)  # dom_context's column names, in order
+_ONE_HOT_NAMES = tuple(f"tag_{tag}" for tag in BLOCK_TAG_ONE_HOT)
 NEIGHBOUR_COLUMNS = ("log_words", "link_density", "stopword_density", "text_density", "is_heading",
                      "tag_p", "tag_li", "tag_a", "neg_cue_near", "pos_cue_near")
 MAX_CUE_DISTANCE = 30
@@ -163,42 +164,63 @@ def text_density(text: str, width: int = 80) -> float:
     return words_in_lines / lines
 
 
-def _char_classes(texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per-text counts of (letters, upper-case letters, digits, punctuation), vectorised.
+def _char_classes(codes: np.ndarray, starts: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
+    """Per text: counts of (letters, upper-case letters, digits, punctuation), vectorised over
+    ``codes``, the code points of ``n`` texts joined by NUL (a NUL is in no class), each text
+    starting at ``starts``.
 
     Letters are ASCII letters plus every code point from U+00C0 up (a close
     approximation that costs one pass over a numpy array instead of a Python
     loop over characters).
     """
-    if not texts:
-        empty = np.zeros(0, np.float64)
-        return empty, empty, empty, empty
-    joined = "".join(texts)
-    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    if not len(codes):
+        return tuple(np.zeros(n) for _ in range(4))
     upper = (codes >= 65) & (codes <= 90)
     lower = (codes >= 97) & (codes <= 122)
     letters = upper | lower | (codes >= 0xC0)
     digits = (codes >= 48) & (codes <= 57)
-    punct = np.isin(codes, _PUNCT_CODES)
-    starts = _starts(texts)
-    def per_text(mask: np.ndarray) -> np.ndarray:
-        return np.add.reduceat(mask.astype(np.float64), starts) if len(codes) else np.zeros(len(texts))
-    return per_text(letters), per_text(upper), per_text(digits), per_text(punct)
-
-
-def _starts(texts: list[str]) -> np.ndarray:
-    """Offsets of each text in ``"".join(texts)``."""
-    return np.cumsum([0] + [len(t) for t in texts[:-1]]) if texts else np.zeros(0, np.int64)
+    punct = _IS_PUNCT[np.minimum(codes, len(_IS_PUNCT) - 1)]  # a table look-up, not np.isin's sort
+    return tuple(np.add.reduceat(mask.astype(np.float64), starts) for mask in (letters, upper, digits, punct))
 
 
 def _matches_per_text(pattern: re.Pattern, joined: str, starts: np.ndarray) -> np.ndarray:
     """How many matches of ``pattern`` start inside each text (one regex pass over the page)."""
-    positions = [m.start() for m in pattern.finditer(joined)]
+    return _owners_count([m.start() for m in pattern.finditer(joined)], starts)
+
+
+def _holding(joined: str, starts: np.ndarray, needles: tuple[str, ...]) -> np.ndarray:
+    """Per text: whether it holds one of ``needles`` (none holds the texts' separator), found by
+    ``str.find`` over the joined texts rather than one search per text."""
+    positions = []
+    for needle in needles:
+        at = joined.find(needle)
+        while at >= 0:
+            positions.append(at)
+            at = joined.find(needle, at + 1)
+    return _owners_count(positions, starts) > 0
+
+
+def _owners_count(positions: list[int], starts: np.ndarray) -> np.ndarray:
+    """Per text starting at ``starts``: how many of ``positions`` fall inside it."""
     owners = np.searchsorted(starts, positions, side="right") - 1
     return np.bincount(owners, minlength=len(starts)).astype(np.float64)
 
 
-_PUNCT_CODES = np.array([ord(c) for c in ".,;:!?"], np.uint32)
+# Code point -> punctuation ("." "," ";" ":" "!" "?"), for every code point below the table's
+# last entry; that entry, False, stands for all the others.
+_IS_PUNCT = np.zeros(65, bool)
+_IS_PUNCT[[ord(c) for c in ".,;:!?"]] = True
+# Last characters that end a sentence or a quotation (``ends_with_punct``).
+_END_CODES = np.array([ord(c) for c in ".!?:;\"'\u201d)"], np.uint32)
+
+
+def _starts_upper(first: np.ndarray) -> np.ndarray:
+    """Per code point: whether the one-character string is upper case (``str.isupper``);
+    ASCII by comparison, the rest one by one."""
+    upper = (first >= 65) & (first <= 90)
+    other = np.flatnonzero(first >= 128)
+    upper[other] = [chr(code).isupper() for code in first[other].tolist()]
+    return upper
 
 
 def stopword_counts(texts: list[str], words: np.ndarray, stoplist: frozenset[str]) -> np.ndarray:
@@ -215,39 +237,44 @@ def stopword_counts(texts: list[str], words: np.ndarray, stoplist: frozenset[str
 def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
     blocks = doc.blocks
     texts = [b.text for b in blocks]
+    numbers = doc.numbers
+    chars, words = numbers.chars, numbers.words  # a block's chars: len(block.text), at least 1
+    n = len(blocks)
     # joined with a separator so no match spans two blocks; offsets account for it
     joined = "\x00".join(texts)
-    starts = _starts(texts) + np.arange(len(texts))  # each text is followed by its separator
-    letters, upper, digits, punct = _char_classes(texts)
-    numbers = doc.numbers
-    chars, words = numbers.chars, numbers.words
+    starts = (np.cumsum(chars) - chars).astype(np.int64) + np.arange(n)  # each text is followed by its separator
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    letters, upper, digits, punct = _char_classes(codes, starts, n)
     n_words = np.maximum(1.0, words)
     safe_chars = np.maximum(1.0, chars)
     stops = stopword_counts(texts, words, stoplist)
     tags = numbers.tags
+    # one line needs no wrapping: its density is its word count
+    density = words.copy()
+    wrapped = np.flatnonzero(chars > 80)
+    density[wrapped] = [text_density(texts[i]) for i in wrapped.tolist()]
+    first, last = codes[starts], codes[starts + chars.astype(np.int64) - 1]
     cols = {
         "log_chars": np.log1p(chars),
         "log_words": np.log1p(words),
         "link_density": numbers.link_density,
         "link_word_share": np.minimum(1.0, numbers.link_words / n_words),
         "stopword_density": stops / n_words,
-        # one line needs no wrapping: its density is its word count
-        "text_density": np.fromiter((text_density(b.text) if b.char_count > 80 else b.word_count
-                                     for b in blocks), np.float64, count=len(blocks)),
+        "text_density": density,
         "punct_density": punct / safe_chars,
         "sentence_ends": np.log1p(_matches_per_text(_SENTENCE_END_IN_TEXT, joined, starts)),
         "digit_ratio": digits / safe_chars,
         "upper_ratio": upper / np.maximum(1.0, letters),
         "avg_word_len": np.minimum(30.0, chars / n_words),
-        "ends_with_punct": np.fromiter((t[-1:] in ".!?:;\"'”)" for t in texts), np.float64, count=len(texts)),
+        "ends_with_punct": np.isin(last, _END_CODES),
         "log_tags": np.log1p(tags),
         "tags_per_word": np.minimum(10.0, tags / n_words),
         "is_heading": numbers.is_heading,
-        "has_copyright": np.fromiter(("\xa9" in t or "opyright" in t for t in texts), np.float64, count=len(texts)),
+        "has_copyright": _holding(joined, starts, ("\xa9", "opyright")),
         "date_like": _matches_per_text(_DATE_LIKE, joined, starts) > 0,
-        "starts_upper": np.fromiter((t[:1].isupper() for t in texts), np.float64, count=len(texts)),
+        "starts_upper": _starts_upper(first),
     }
-    return Columns.of(cols, len(blocks))
+    return Columns.of(cols, n)
 
 
 # ------------------------------------------------------------------ tree context
@@ -356,9 +383,17 @@ def _own_cues(attrs: tuple[dict, ...]) -> _OwnCues:
 
 
 def distinct_codes(keys: Iterable, n: int) -> np.ndarray:
-    """Per key of the ``n`` ``keys``: one integer per distinct key (equal keys, equal integers)."""
+    """Per key of the ``n`` ``keys``: one integer per distinct key (equal keys, equal integers):
+    the position of the key's first occurrence."""
     codes: dict = {}
     return np.fromiter(map(codes.setdefault, keys, count()), np.int64, count=n)
+
+
+def first_positions(keys: np.ndarray) -> np.ndarray:
+    """Per integer key: the position of its first occurrence, the code :func:`distinct_codes`
+    gives it (without a Python-level step per key)."""
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return first[inverse.reshape(len(keys))]
 
 
 def _same_siblings(parents: np.ndarray, kind: np.ndarray) -> np.ndarray:
@@ -436,8 +471,8 @@ def tree_facts(doc: Document) -> TreeFacts:
     first, end = els.arrays.first_blocks, els.arrays.end_blocks
     cum_chars = np.concatenate([[0.0], np.cumsum(chars)])
     cum_links = np.concatenate([[0.0], np.cumsum(links)])
-    kind = distinct_codes(zip(tags, classes), n)
     tag_kind = distinct_codes(tags, n)
+    kind = first_positions(tag_kind * len(cues.tokens_of) + cues.class_slot)  # distinct (tag, class value) pairs
     paths = path_hashes(np.column_stack([kind, tag_kind]).reshape(n, 2), parents, depths)
     return TreeFacts(bits, neg.astype(np.int64), pos.astype(np.int64),
                      cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
@@ -475,13 +510,10 @@ def dom_context(doc: Document, facts: TreeFacts) -> Columns:
         cols[f"anc{level}_text_share"] = sub / total
         cols[f"anc{level}_link_density"] = facts.subtree_link_chars[chain[level]] / np.maximum(1.0, sub)
     inside = (facts.context_bits[e0][:, None] & _CONTEXT_BIT_VALUES) != 0  # (blocks, CONTEXT_TAGS)
-    for k, tag in enumerate(CONTEXT_TAGS):
-        cols[f"in_{tag}"] = inside[:, k]
     codes = np.fromiter(map(_ONE_HOT_CODE.get, [b.tag for b in doc.blocks], repeat(-1)), np.int64, count=n)
     one_hot = codes[:, None] == np.arange(len(BLOCK_TAG_ONE_HOT))
-    for k, tag in enumerate(BLOCK_TAG_ONE_HOT):
-        cols[f"tag_{tag}"] = one_hot[:, k]
-    return Columns.of(cols, n)
+    return concat([Columns.of(cols, n), Columns(_IN_NAMES, inside.astype(np.float32)),
+                   Columns(_ONE_HOT_NAMES, one_hot.astype(np.float32))])
 
 
 @dataclass(frozen=True)
@@ -705,8 +737,9 @@ def overlaps(word_sets: Sequence[set[str]], words: set[str], n: int) -> list[flo
 
 def page_level(doc: Document, shallow: Columns) -> Columns:
     n = len(doc.blocks)
-    total_chars = sum(b.char_count for b in doc.blocks) or 1
-    link_chars = sum(b.link_char_count for b in doc.blocks)
+    chars = doc.numbers.chars
+    total_chars = float(chars.sum()) or 1.0
+    link_chars = float(doc.numbers.link_chars.sum())
     types = _types(doc)
     title_tokens = word_set(doc.title)
     structured = word_set(structured_text(doc))
@@ -719,14 +752,14 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
         "page_has_structured_text": float(len(structured) > 20),
     }
     cols: dict[str, list[float]] = {k: [v] * n for k, v in page.items()}
-    longest = max((b.char_count for b in doc.blocks), default=1) or 1
+    longest = float(chars.max(initial=1.0))  # every block has text: at least 1
     blocks_words = [word_keys(b.text) for b in doc.blocks] if title_tokens or structured else ()
     cols["title_overlap"] = overlaps(blocks_words, as_keys(title_tokens), n)
     cols["structured_overlap"] = overlaps(blocks_words, as_keys(structured), n)
     # Scale-free on purpose: no absolute or relative position, no share of the page's text, no
     # page size. Those make a very long article look like a footer (tiny share, near the end)
     # or like a huge link farm (the page's block and character counts).
-    cols["relative_length"] = [b.char_count / longest for b in doc.blocks]
+    cols["relative_length"] = chars / longest
     return Columns.of(cols, n)
 
 
@@ -751,10 +784,9 @@ def main_heading(doc: Document) -> int:
 SHORT_TEXT_WORDS = 20
 
 
-def equal_before_after(keys: Sequence) -> tuple[np.ndarray, np.ndarray]:
-    """Per key: how many keys before it, and how many after it, are equal to it."""
-    n = len(keys)
-    group = distinct_codes(keys, n)
+def equal_before_after(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per integer code of ``group``: how many codes before it, and how many after it, are equal to it."""
+    n = len(group)
     order = np.argsort(group, kind="stable")  # each group's keys together, in page order
     ordered = group[order]
     starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]])) if n else np.zeros(0, np.int64)
@@ -769,9 +801,11 @@ def text_copies(texts: Sequence[str], parents: Sequence[int]) -> tuple[np.ndarra
     under another parent (block texts are white-space collapsed already; ``pre`` blocks keep
     theirs). Copies under the same parent are a container's own repeated items (a table's
     equal cells, an article's repeated paragraph), not a second rendering of it."""
-    lowered = list(map(str.lower, texts))
-    before, after = equal_before_after(lowered)
-    same_before, same_after = equal_before_after(list(zip(lowered, parents)))
+    n = len(texts)
+    text = distinct_codes(map(str.lower, texts), n)  # below n
+    parent = np.asarray(parents, np.int64).reshape(n) + 1  # the root's parent, -1, becomes 0
+    before, after = equal_before_after(text)
+    same_before, same_after = equal_before_after(text * (int(parent.max(initial=0)) + 1) + parent)
     return before - same_before, after - same_after
 
 
@@ -790,12 +824,11 @@ def page_structure(doc: Document) -> Columns:
     article look like a footer.
     """
     n = len(doc.blocks)
-    short = (doc.numbers.words < SHORT_TEXT_WORDS).tolist()
+    short = doc.numbers.words < SHORT_TEXT_WORDS
     texts = [b.text for b in doc.blocks]
-    counts = Counter(text for text, is_short_text in zip(texts, short) if is_short_text)
-    repeats = np.array([counts[text] - 1 if is_short_text else 0 for text, is_short_text in zip(texts, short)],
-                       np.float64).reshape(n)
-    before, after = text_copies(texts, doc.elements.arrays.parents[doc.numbers.element].tolist())
+    same = distinct_codes(texts, n)  # below n
+    repeats = np.where(short, np.bincount(same[short], minlength=n)[same] - 1, 0).astype(np.float64)
+    before, after = text_copies(texts, doc.elements.arrays.parents[doc.numbers.element])
     heading = main_heading(doc)
     side = np.sign(np.arange(n) - heading) if heading >= 0 else np.zeros(n)
     return Columns.of({"text_repeats": np.log1p(repeats), "main_heading_side": side,
