@@ -242,7 +242,8 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
     n = len(blocks)
     # joined with a separator so no match spans two blocks; offsets account for it
     joined = "\x00".join(texts)
-    starts = (np.cumsum(chars) - chars).astype(np.int64) + np.arange(n)  # each text is followed by its separator
+    lengths = chars.astype(np.int64)
+    starts = np.cumsum(lengths) - lengths + np.arange(n)  # each text is followed by its separator
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
     letters, upper, digits, punct = _char_classes(codes, starts, n)
     n_words = np.maximum(1.0, words)
@@ -253,7 +254,7 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
     density = words.copy()
     wrapped = np.flatnonzero(chars > 80)
     density[wrapped] = [text_density(texts[i]) for i in wrapped.tolist()]
-    first, last = codes[starts], codes[starts + chars.astype(np.int64) - 1]
+    first, last = codes[starts], codes[starts + lengths - 1]
     cols = {
         "log_chars": np.log1p(chars),
         "log_words": np.log1p(words),
