@@ -352,6 +352,32 @@ def test_train_prepared_with_cv_saves_the_report(pages, tmp_path):
     assert all(p in text for p in paras) and not any(link in text for link in nav)
 
 
+def add_textless_page(root: Path, stem: str, gold: str, kind: str) -> None:
+    """A page whose text a script would load: a title and a script, no block."""
+    html = b"<html><head><title>Shell</title></head><body><script>load()</script></body></html>"
+    (root / "html" / f"{stem}.html.gz").write_bytes(gzip.compress(html, mtime=0))
+    (root / "ground-truth" / f"{stem}.json").write_text(json.dumps({
+        "url": f"https://www.{DOMAINS[0]}/shell/{stem}", "ground_truth": {"main_content": gold},
+        "_internal": {"page_type": {"primary": kind}}}))
+
+
+def test_cross_validation_scores_textless_pages_as_empty_extractions(tmp_path):
+    root = make_dataset(tmp_path / "shells", n=8, seed=3)
+    add_textless_page(root, "0008", "Posts that a script loads after the page.", "forum")
+    add_textless_page(root, "0009", "", "service")
+    prepared = T.prepare_dataset([root], log=quiet)
+    assert len(prepared.pages) == 8
+    assert [(page.id, page.type) for page in prepared.textless] == [("shells/0008", "forum"), ("shells/0009", "service")]
+    counted = T.train_prepared("dragnet", prepared.pages, tmp_path / "a.npz", cv=2, p=SMALL, log=quiet,
+                               textless=prepared.textless)
+    without = T.train_prepared("dragnet", prepared.pages, tmp_path / "b.npz", cv=2, p=SMALL, log=quiet)
+    assert (counted["pages"], without["pages"]) == (10, 8)
+    assert counted["f1_by_type"]["forum"] == 0.0  # gold text, and an empty extraction
+    assert counted["f1_by_type"]["service"] == 1.0  # no gold text: the empty extraction is right
+    assert counted["f1"] == pytest.approx((without["f1"] * 8 + 1.0) / 10)
+    assert load(tmp_path / "a.npz")[1]["cv"]["pages"] == 10
+
+
 def test_cli_train_dragnet(dataset, tmp_path, capsys):
     from thresher.cli import main
 

@@ -102,6 +102,26 @@ class Page:
     weights: np.ndarray  # per block training weight
 
 
+@dataclass(frozen=True)
+class TextlessPage:
+    """A labelled page with no block to classify: it does not parse, or all its text is in
+    scripts (a forum whose posts a script loads). Nothing can be trained on it, and every
+    extraction of it is empty, which cross-validation scores as the referee does: 1 when the
+    gold text is empty too, else 0."""
+
+    id: str
+    type: str
+    gold: str
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A dataset read for training: the pages with blocks, and the textless ones."""
+
+    pages: list[Page]
+    textless: list[TextlessPage]
+
+
 # ------------------------------------------------------------------ data
 
 def domain_of(url: str | None) -> str:
@@ -131,14 +151,21 @@ def block_weights(doc, labels: np.ndarray) -> np.ndarray:
 
 
 def prepare_pages(dataset_dirs: Sequence[str | Path], log=print) -> list[Page]:
-    pages = []
+    """The pages of ``dataset_dirs`` that have blocks, ready to train on."""
+    return prepare_dataset(dataset_dirs, log).pages
+
+
+def prepare_dataset(dataset_dirs: Sequence[str | Path], log=print) -> Prepared:
+    """Every labelled page of ``dataset_dirs``: with its features, labels and weights, or as textless."""
+    pages, textless = [], []
     start = time.perf_counter()
     for page_id, html, url, gold, kind in iter_labelled(dataset_dirs):
         try:
             doc = build_document(decode(html).text, url)
         except ThresherError:
-            continue
-        if not doc.blocks:
+            doc = None
+        if doc is None or not doc.blocks:
+            textless.append(TextlessPage(page_id, kind, gold))
             continue
         language = page_language(doc)
         labels = np.asarray(align_document(doc, gold).labels, bool)
@@ -146,7 +173,9 @@ def prepare_pages(dataset_dirs: Sequence[str | Path], log=print) -> list[Page]:
                           L.page_features(doc, language), labels, block_weights(doc, labels)))
         if len(pages) % 250 == 0:
             log(f"  prepared {len(pages)} pages ({time.perf_counter() - start:.0f} s)")
-    return pages
+    if textless:
+        log(f"  {len(textless)} pages without text to classify (scored as empty extractions)")
+    return Prepared(pages, textless)
 
 
 # ------------------------------------------------------------------ vocabulary
@@ -364,9 +393,11 @@ def page_text(page: Page, keep: np.ndarray) -> str:
 
 
 def cross_validate(pages: Sequence[Page], k: int, trainer, p: TrainParams, dragnet: bool = False,
-                   log=print, thresholds: Sequence[float] = ()) -> dict:
+                   log=print, thresholds: Sequence[float] = (), textless: Sequence[TextlessPage] = ()) -> dict:
     """Domain-grouped K-fold CV; referee word F1 per page type at the model threshold
-    (and, for tuning, at each of ``thresholds``)."""
+    (and, for tuning, at each of ``thresholds``). The ``textless`` pages count too, with
+    the empty extraction every model gives them, so that the mean is over the whole dataset,
+    as the referee's is."""
     probabilities: list[np.ndarray | None] = [None] * len(pages)
     for n, fold in enumerate(group_folds(pages, k, p.seed)):
         held = set(fold)
@@ -377,18 +408,21 @@ def cross_validate(pages: Sequence[Page], k: int, trainer, p: TrainParams, dragn
     # the flagship's decoding rules; Dragnet is scored as published (a threshold, possibly empty)
     never_empty = not dragnet
     decoding = "threshold" if dragnet else p.decoding
-    report = _score(pages, probabilities, decoding, p.threshold, never_empty)
-    report["at_threshold"] = {t: _score(pages, probabilities, "threshold", t, never_empty)["f1"]
+    report = _score(pages, probabilities, decoding, p.threshold, never_empty, textless)
+    report["at_threshold"] = {t: _score(pages, probabilities, "threshold", t, never_empty, textless)["f1"]
                               for t in thresholds}
     return report
 
 
-def _score(pages: Sequence[Page], probabilities, decoding: str, threshold: float, never_empty: bool) -> dict:
+def _score(pages: Sequence[Page], probabilities, decoding: str, threshold: float, never_empty: bool,
+           textless: Sequence[TextlessPage] = ()) -> dict:
     rule = FlagshipParams(never_empty=never_empty)
     per_type: dict[str, list[float]] = defaultdict(list)
     for page, prob in zip(pages, probabilities):
         keep, _ = decide_page(prob, page.features.doc, decoding, threshold, rule)
         per_type[page.type].append(word_f1(page_text(page, keep), page.gold))
+    for page in textless:
+        per_type[page.type].append(word_f1("", page.gold))
     scores = [s for v in per_type.values() for s in v]
     return {"f1": statistics.mean(scores), "pages": len(scores), "decoding": decoding, "threshold": threshold,
             "f1_by_type": {t: statistics.mean(v) for t, v in sorted(per_type.items())}}
@@ -582,8 +616,9 @@ TRAINERS = {"dragnet": "train_dragnet_models", "dragnet-comments": "train_dragne
 
 
 def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None, p: TrainParams,
-                   datasets: Sequence[str | Path] = (), log=print) -> dict:
-    """Fit on every page and save; then, with ``cv``, cross-validate and save again with the report.
+                   datasets: Sequence[str | Path] = (), log=print, textless: Sequence[TextlessPage] = ()) -> dict:
+    """Fit on every page and save; then, with ``cv``, cross-validate (``textless`` pages scored
+    as empty extractions) and save again with the report.
 
     The final model is written first so that a long cross-validation never
     leaves the user without a model.
@@ -597,7 +632,7 @@ def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None
     if not cv:
         return {}
     log(f"{cv}-fold cross-validation grouped by domain")
-    report = cross_validate(pages, cv, trainer, p, dragnet, log, thresholds=REPORTED_THRESHOLDS)
+    report = cross_validate(pages, cv, trainer, p, dragnet, log, thresholds=REPORTED_THRESHOLDS, textless=textless)
     log(format_report(algorithm, report))
     _save(trained, out, algorithm, p, report, datasets)
     return report
@@ -605,9 +640,10 @@ def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None
 
 def _train(algorithm: str, dataset_dirs, out, cv: int | None, seed: int, log) -> dict:
     log(f"preparing pages from {', '.join(map(str, dataset_dirs))}")
-    pages = prepare_pages(dataset_dirs, log)
+    prepared = prepare_dataset(dataset_dirs, log)
     p = replace(ALGORITHM_PARAMS.get(algorithm, TrainParams()), seed=seed)
-    return train_prepared(algorithm, pages, out, cv=cv, p=p, datasets=dataset_dirs, log=log)
+    return train_prepared(algorithm, prepared.pages, out, cv=cv, p=p, datasets=dataset_dirs, log=log,
+                          textless=prepared.textless)
 
 
 def train_flagship(dataset_dirs, out, *, cv: int | None = 5, seed: int = SEED, log=None) -> dict:
