@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from thresher.algorithms import get
 from thresher.algorithms.base import Context
@@ -121,6 +123,43 @@ def test_near_good_sees_shorts_after_their_resolution():
     # The short block resolves to good first; then the near-good block has a good neighbour.
     assert context_sensitive([G, S, N, B]) == [G, G, G, B]
     assert context_sensitive([B, S, N, B]) == [B, B, B, B]
+
+
+def _naive_neighbour(classes, i, step, ignore_near_good):
+    j = i + step
+    while 0 <= j < len(classes):
+        if classes[j] in (G, B) or (classes[j] is N and not ignore_near_good):
+            return classes[j]
+        j += step
+    return B
+
+
+def _naive_context_sensitive(classes):
+    """The context pass as jusText states it, block by block (quadratic on long short runs)."""
+    def short(i):
+        prev, nxt = _naive_neighbour(classes, i, -1, True), _naive_neighbour(classes, i, 1, True)
+        if prev is nxt:
+            return prev
+        if prev is B and _naive_neighbour(classes, i, -1, False) is N:
+            return G
+        if nxt is B and _naive_neighbour(classes, i, 1, False) is N:
+            return G
+        return B
+    after = [short(i) if c is S else c for i, c in enumerate(classes)]
+    near = [B if _naive_neighbour(after, i, -1, True) is B and _naive_neighbour(after, i, 1, True) is B else G
+            for i in range(len(after))]
+    return [near[i] if c is N else c for i, c in enumerate(after)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([B, S, N, G]), max_size=30))
+def test_context_sensitive_matches_the_block_by_block_statement(classes):
+    assert context_sensitive(classes) == _naive_context_sensitive(classes)
+
+
+def test_context_sensitive_reads_a_long_run_of_short_blocks():
+    classes = [G] + [S] * 200_000 + [N, B]
+    assert context_sensitive(classes) == [G] * 200_002 + [B]
 
 
 # --------------------------------------------------------- heading postprocessing

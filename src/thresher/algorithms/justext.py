@@ -126,37 +126,50 @@ def promote_short_headings(classes: list[Cls], stats: list[BlockStats], p: Param
 
 # -- stage 4: context-sensitive classification
 
-def _neighbour(classes: Sequence[Cls], i: int, step: int, ignore_near_good: bool) -> Cls:
-    """Nearest good/bad (or near-good) class before (step=-1) or after (step=1); edges are bad."""
-    j = i + step
-    while 0 <= j < len(classes):
-        c = classes[j]
-        if c is Cls.GOOD or c is Cls.BAD or (c is Cls.NEAR_GOOD and not ignore_near_good):
-            return c
-        j += step
-    return Cls.BAD
+def _is_anchor(c: Cls, ignore_near_good: bool) -> bool:
+    """Whether a neighbour of class ``c`` decides a short or near-good block's class."""
+    return c is Cls.GOOD or c is Cls.BAD or (c is Cls.NEAR_GOOD and not ignore_near_good)
 
 
-def _resolve_short(classes: Sequence[Cls], i: int) -> Cls:
-    prev, nxt = _neighbour(classes, i, -1, True), _neighbour(classes, i, 1, True)
+def _nearest(classes: Sequence[Cls], ignore_near_good: bool, before: bool) -> list[Cls]:
+    """For every block, the class of the nearest good/bad (or near-good) block before it
+    (``before``) or after it; an edge counts as bad. One pass, so that a long run of short
+    blocks (a select of thousands of options, a sitemap) costs linear time."""
+    order = range(len(classes)) if before else range(len(classes) - 1, -1, -1)
+    nearest, last = [Cls.BAD] * len(classes), Cls.BAD
+    for i in order:
+        nearest[i] = last
+        if _is_anchor(classes[i], ignore_near_good):
+            last = classes[i]
+    return nearest
+
+
+def _resolve_short(prev: Cls, nxt: Cls, prev_any: Cls, next_any: Cls) -> Cls:
+    """A short block between its nearest good/bad neighbours ``prev`` and ``nxt``;
+    ``prev_any`` / ``next_any`` are the nearest ones when near-good blocks count too."""
     if prev is nxt:
         return prev
     # one good, one bad: good only when a near-good block stands on the bad side
-    if prev is Cls.BAD and _neighbour(classes, i, -1, False) is Cls.NEAR_GOOD:
+    if prev is Cls.BAD and prev_any is Cls.NEAR_GOOD:
         return Cls.GOOD
-    if nxt is Cls.BAD and _neighbour(classes, i, 1, False) is Cls.NEAR_GOOD:
+    if nxt is Cls.BAD and next_any is Cls.NEAR_GOOD:
         return Cls.GOOD
     return Cls.BAD
 
 
-def _resolve_near_good(classes: Sequence[Cls], i: int) -> Cls:
-    prev, nxt = _neighbour(classes, i, -1, True), _neighbour(classes, i, 1, True)
+def _resolve_near_good(prev: Cls, nxt: Cls) -> Cls:
     return Cls.BAD if prev is Cls.BAD and nxt is Cls.BAD else Cls.GOOD
 
 
 def context_sensitive(classes: list[Cls]) -> list[Cls]:
-    after_short = [_resolve_short(classes, i) if c is Cls.SHORT else c for i, c in enumerate(classes)]
-    return [_resolve_near_good(after_short, i) if c is Cls.NEAR_GOOD else c for i, c in enumerate(after_short)]
+    """Short blocks take their neighbours' class, then near-good blocks become good unless
+    both their neighbours are bad (reading the short blocks as resolved)."""
+    prev, nxt = _nearest(classes, True, True), _nearest(classes, True, False)
+    prev_any, next_any = _nearest(classes, False, True), _nearest(classes, False, False)
+    after_short = [_resolve_short(prev[i], nxt[i], prev_any[i], next_any[i]) if c is Cls.SHORT else c
+                   for i, c in enumerate(classes)]
+    prev, nxt = _nearest(after_short, True, True), _nearest(after_short, True, False)
+    return [_resolve_near_good(prev[i], nxt[i]) if c is Cls.NEAR_GOOD else c for i, c in enumerate(after_short)]
 
 
 # -- stage 5: heading postprocessing
