@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thresher.errors import InputError
-from thresher.parse import (ParseLimits, _source, cap_attributes, cap_depth, count_lt, is_tame, long_tags, parse,
-                            sanitize)
+from thresher.parse import (DEFUSED_SELECT, ParseLimits, _source, cap_attributes, cap_depth, count_lt, defuse_selects,
+                            is_tame, long_tags, many_options, parse, sanitize)
 
 NORMAL = ('<html><head><title>T</title></head><body><div class="a" id="b">'
           '<p>Hello <a href="/x">world</a>.</p><br/><img src="i.png" alt="x"></div></body></html>')
@@ -141,6 +141,36 @@ def test_cap_depth_on_100000_levels():
     assert "the deep paragraph" in out
 
 
+# ------------------------------------------------------------ defuse_selects
+
+def test_defuse_selects_renames_every_select_tag_of_a_page_with_too_many_options():
+    html = ('<SELECT name="a">' + "<option>x</option>" * 3 + "</Select >"
+            "<select\nid=b><OPTION>y</select><select-box>k</select-box><selected>s</selected>")
+    out = defuse_selects(html, max_options=3)
+    assert out == (f'<{DEFUSED_SELECT} name="a">' + "<option>x</option>" * 3 + f"</{DEFUSED_SELECT} >"
+                   f"<{DEFUSED_SELECT}\nid=b><OPTION>y</{DEFUSED_SELECT}><select-box>k</select-box><selected>s</selected>")
+
+
+def test_defuse_selects_returns_the_same_object_up_to_max_options():
+    html = "<select>" + "<option>x</option>" * 4 + "</select>"
+    assert defuse_selects(html, max_options=4) is html
+    assert sanitize(html, ParseLimits(max_options=4)) is html
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 6])
+def test_many_options_counts_text_and_its_utf8_bytes_alike(n):
+    html = "<p>caf\u00e9</p><select>" + "<option>\u4e2d</option><Option>o" * n + "</select>"
+    assert many_options(html, 10) is many_options(html.encode("utf-8"), 10) is (2 * n > 10)
+
+
+def test_a_defused_select_keeps_every_option_and_its_text():
+    options = "".join(f"<option selected>o{i}</option>" for i in range(3000))
+    tree = parse(f"<p>before</p><select>{options}</select><p>after</p>")
+    assert len(tree.css("option")) == 3000 and not tree.css("select")
+    text = tree.body.text(separator=" ")
+    assert "o0" in text and "o2999" in text and text.index("before") < text.index("o1500") < text.index("after")
+
+
 # ------------------------------------------------------------ sanitize, parse
 
 def test_sanitize_drops_nul_characters():
@@ -164,6 +194,8 @@ def test_sanitize_applies_both_caps():
     ("<p>a\x00b</p>", False),
     ("<body>" + flood_tag(300) + "</div></body>", False),
     ("<div>" * 20001, False),
+    ("<select>" + "<option>x" * 2001 + "</select>", False),
+    ("<select>" + "<option>x" * 2000 + "</select>", True),
     ('<body><img alt="' + "x " * 3000 + '"></body>', True),  # long, but one attribute
     ("<body><a " + "\u4e2d " * 1500 + ">x</a></body>", True),  # a flood, long in bytes only: left as it is
 ])

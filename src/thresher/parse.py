@@ -1,6 +1,6 @@
 """Parse decoded text into a lexbor DOM, after making hostile markup safe to parse.
 
-Two real-world patterns make HTML parsers slow or lossy:
+Three real-world patterns make HTML parsers slow or lossy:
 
 * **Attribute floods** (one start tag with 10^5 attributes): lexbor and libxml2
   check each new attribute against all earlier ones, which is quadratic.
@@ -9,8 +9,12 @@ Two real-world patterns make HTML parsers slow or lossy:
   below depth 256 and lexbor's scope checks become quadratic. Browsers cap
   the depth instead and attach deeper elements at the cap, keeping the text.
   :func:`cap_depth` does the same on the token stream, in one linear pass.
+* **Option floods** (one ``<select>`` of 10^5 options): lexbor re-runs the
+  select's option selectedness on every option it inserts, which is quadratic.
+  :func:`defuse_selects` renames the select elements of a page with that many
+  options, so that their options parse as in any other container.
 
-Both passes look only at tags, never at text, and return the input unchanged
+The passes look only at tags, never at text, and return the input unchanged
 (the same object) when it has nothing to fix, which is the usual case.
 """
 from __future__ import annotations
@@ -37,6 +41,12 @@ _TAG_NAME = re.compile(r"<[A-Za-z][^\s/>]*")
 # ends with "/". Greedy up to the ">": a lazy rest that tries "/?>" at every character took
 # three times as long.
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)([^<>]*)>")
+# Option tags, counted on text or on its UTF-8 bytes (0.1 ms on an average wcxb-dev page),
+# and the select tags that defuse_selects renames.
+_OPTION_TAG = re.compile(r"<option", re.IGNORECASE)
+_OPTION_TAG_BYTES = re.compile(rb"<option", re.IGNORECASE)
+_SELECT_TAG = re.compile(r"<(/?)select(?=[\s/>])", re.IGNORECASE)
+DEFUSED_SELECT = "thresher-select"  # what defuse_selects renames select elements to
 
 VOID_TAGS = frozenset(
     "area base br col embed hr img input keygen link meta param source track wbr".split())
@@ -52,11 +62,16 @@ class ParseLimits:
         is kept), as browsers do past their own depth cap.
     depth_check_tags: pages with fewer tags than this cannot nest deep enough
         to slow the parser down, and skip the depth pass (its cost is per tag).
+    max_options: option tags a page may hold before :func:`defuse_selects`
+        renames its select elements. Lexbor's cost is quadratic in one select's
+        options: 40,000 take 8 s (37 s when each is marked ``selected``), 2,000
+        at most 0.1 s. The most any wcxb-dev page holds is 1,854.
     """
 
     max_attributes: int = 256
     max_depth: int = 400
     depth_check_tags: int = 20000
+    max_options: int = 2000
 
 
 def long_tags(html: str | bytes, window: int = 2048) -> Iterator[tuple[int, int]]:
@@ -185,21 +200,40 @@ def _cut(html: str, cuts: list[tuple[int, int]]) -> str:
     return "".join(pieces)
 
 
+def many_options(html: str | bytes, max_options: int) -> bool:
+    """Whether ``html`` (text, or that text in UTF-8) holds more than ``max_options`` option tags."""
+    pattern = _OPTION_TAG if isinstance(html, str) else _OPTION_TAG_BYTES
+    return next(islice(pattern.finditer(html), max_options, None), None) is not None
+
+
+def defuse_selects(html: str, max_options: int = 2000) -> str:
+    """Rename every select element (to ``DEFUSED_SELECT``, a custom element) when ``html``
+    holds more than ``max_options`` option tags, so that the parser reads their options as
+    it reads options anywhere else: in linear time. The options and their text stay."""
+    if not many_options(html, max_options):
+        return html
+    return _SELECT_TAG.sub(rf"<\1{DEFUSED_SELECT}", html)
+
+
 def sanitize(html: str, limits: ParseLimits = ParseLimits()) -> str:
-    """Apply both caps; NUL characters are dropped as the HTML tokenizer would."""
+    """Apply the caps; NUL characters are dropped as the HTML tokenizer would."""
     if "\x00" in html:
         html = html.replace("\x00", "")
-    return cap_depth(cap_attributes(html, limits.max_attributes), limits.max_depth, limits.depth_check_tags)
+    html = defuse_selects(cap_attributes(html, limits.max_attributes), limits.max_options)
+    return cap_depth(html, limits.max_depth, limits.depth_check_tags)
 
 
 def is_tame(html: str | bytes, limits: ParseLimits = ParseLimits()) -> bool:
     """Whether :func:`sanitize` leaves ``html`` (text, or that text in UTF-8) as it is:
-    no NUL, no long start tag with an attribute flood, too few tags to nest past the cap.
+    no NUL, no long start tag with an attribute flood, too few option tags to defuse, too
+    few tags to nest past the cap.
 
     The long tags of the bytes include every long tag of the text; each is decoded and
     judged as the text's own would be."""
     nul = "\x00" if isinstance(html, str) else b"\x00"
     if nul in html or count_lt(html) > max(limits.max_depth, limits.depth_check_tags):
+        return False
+    if many_options(html, limits.max_options):
         return False
     for start, end in long_tags(html):
         tag = html[start:end]
