@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from thresher.decode import Decoded, decode, normalize_encoding, sniff_binary
+from thresher.decode import Decoded, bomless_utf16, decode, normalize_encoding, sniff_binary
 from thresher.errors import InputError
 
 RUSSIAN = ("Москва — столица России, крупнейший по численности населения город страны. "
@@ -37,6 +37,20 @@ def test_utf16_bom(codec):
     result = decode(bom + page(RUSSIAN).encode(codec))
     assert (result.encoding, result.source) == (codec, "bom")
     assert RUSSIAN in result.text
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("text", [RUSSIAN, JAPANESE, FRENCH])
+def test_utf16_without_a_bom_is_read_off_its_zero_bytes(codec, text):
+    result = decode(page(text).encode(codec))
+    assert (result.encoding, result.source) == (codec, "zeros")
+    assert text in result.text
+
+
+@pytest.mark.parametrize("data", [page(FRENCH).encode("utf-8"), page(FRENCH).encode("cp1252"),
+                                  page(JAPANESE).encode("utf-8"), b"\x00" * 64, b"<p>" + b"\x00\x00a" * 40])
+def test_text_and_zero_runs_are_not_taken_for_utf16(data):
+    assert bomless_utf16(data) is None
 
 
 def test_bom_wins_over_http_header():

@@ -2,7 +2,7 @@
 
 Order of evidence, as browsers and the HTML standard apply it:
 
-1. a byte-order mark;
+1. a byte-order mark, or for UTF-16 saved without one, the pattern of its zero bytes;
 2. the charset of an HTTP ``Content-Type`` header, when the caller has one;
 3. ``<meta charset>`` / ``<meta http-equiv="Content-Type">`` in the first bytes;
 4. strict UTF-8;
@@ -51,7 +51,7 @@ class Decoded:
 
     text: str
     encoding: str
-    source: str  # "str", "bom", "http", "meta", "utf-8", "detected"
+    source: str  # "str", "bom", "zeros" (UTF-16 without a BOM), "http", "meta", "utf-8", "detected"
     utf8: bytes | None = None  # the input itself when it is exactly ``text`` in UTF-8 (strictly decoded)
 
 
@@ -100,6 +100,30 @@ def _from_bom(data: bytes) -> Decoded | None:
     return None
 
 
+def bomless_utf16(sample: bytes, ascii_share: float = 0.2, stray_share: float = 0.02) -> str | None:
+    """The UTF-16 codec of markup saved without a byte-order mark, read off its zero bytes, else None.
+
+    ASCII, which markup is full of, has UTF-16 code units with a zero high byte: the odd
+    bytes of little-endian text, the even bytes of big-endian. At least ``ascii_share`` of
+    one half must be zero, at most ``stray_share`` of the other, and the text must hold a
+    ``<``. Binary data has zeros in both halves or few anywhere; single-byte and UTF-8
+    text has none."""
+    pairs = len(sample) // 2
+    if pairs < 8:
+        return None
+    even, odd = sample[0:2 * pairs:2].count(0), sample[1:2 * pairs:2].count(0)
+    for codec, zeros, strays in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+        if zeros >= ascii_share * pairs and strays <= stray_share * pairs \
+                and "<" in sample[:2 * pairs].decode(codec, errors="replace"):
+            return codec
+    return None
+
+
+def _from_zero_bytes(data: bytes) -> Decoded | None:
+    codec = bomless_utf16(data[:4096])
+    return Decoded(data.decode(codec, errors="replace"), codec, "zeros") if codec else None
+
+
 def _declared(data: bytes, content_type: str | None) -> list[tuple[str, str]]:
     found = []
     if content_type:
@@ -143,7 +167,7 @@ def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
     data = bytes(data)
     if not data or data.isspace():
         raise InputError("empty input")
-    bom = _from_bom(data)
+    bom = _from_bom(data) or _from_zero_bytes(data)
     if bom is not None:
         return bom
     reason = sniff_binary(data)
