@@ -167,9 +167,9 @@ def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
     data = bytes(data)
     if not data or data.isspace():
         raise InputError("empty input")
-    bom = _from_bom(data) or _from_zero_bytes(data)
-    if bom is not None:
-        return bom
+    unicode = _from_bom(data) or _from_zero_bytes(data)
+    if unicode is not None:
+        return unicode
     reason = sniff_binary(data)
     if reason:
         raise InputError(f"not an HTML page: {reason}")
