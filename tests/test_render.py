@@ -39,6 +39,15 @@ def test_text_keeps_pre_newlines():
     assert render(result, "text") == "Intro\n\nline one\n  line two"
 
 
+# a highlighter's code block: one element per line, each line a block of its own
+LINE_PER_ELEMENT = ('<p>Intro</p><pre class="language-js"><div>if (a) {</div><div>  b();</div><div>}</div></pre>'
+                    '<pre><span style="display:block">x</span></pre>')
+
+
+def test_text_joins_the_lines_of_one_pre_and_keeps_two_pres_apart():
+    assert render(result_for(LINE_PER_ELEMENT), "text") == "Intro\n\nif (a) {\n  b();\n}\n\nx"
+
+
 def test_text_skips_dropped_blocks_and_ignores_options():
     result = result_for("<p>keep</p><p>drop</p><p>keep too</p>", labels=[True, False, True])
     assert render(result, "text", links=True) == "keep\n\nkeep too"
@@ -86,6 +95,15 @@ def test_markdown_two_tables_stay_apart():
 def test_markdown_fenced_code_keeps_newlines_and_language():
     out = md('<pre class="language-python">def f():\n    return "```"</pre>')
     assert out == '````python\ndef f():\n    return "```"\n````'
+
+
+def test_markdown_one_fence_per_pre_whose_lines_are_elements():
+    assert md(LINE_PER_ELEMENT) == "Intro\n\n```js\nif (a) {\n  b();\n}\n```\n\n```\nx\n```"
+
+
+def test_markdown_code_lines_around_a_dropped_line_stay_in_one_fence():
+    result = result_for("<pre><div>a = 1</div><div>b = 2</div><div>c = 3</div></pre>", labels=[True, False, True])
+    assert render(result, "markdown") == "```\na = 1\nc = 3\n```"
 
 
 def test_markdown_blockquote():
@@ -205,6 +223,11 @@ def test_html_headings_code_quotes_and_inline_wrappers():
         "<h2>Head</h2>", "<pre><code>a &lt; b\n  c</code></pre>",
         "<blockquote><p>q1</p>\n<p>q2</p></blockquote>",
         "<p>x <strong>y <i>z</i></strong> <code>k</code></p>"])
+
+
+def test_html_one_pre_per_pre_whose_lines_are_elements():
+    assert article_of(html_out(LINE_PER_ELEMENT)) == "\n".join([
+        "<p>Intro</p>", "<pre><code>if (a) {\n  b();\n}</code></pre>", "<pre><code>x</code></pre>"])
 
 
 def test_html_links_option():

@@ -137,6 +137,23 @@ def is_code(lay: Layout, block: Block) -> bool:
     return lay.pre[block.element] >= 0
 
 
+def code_run_end(lay: Layout, blocks: Sequence[Block], start: int) -> int:
+    """The end (exclusive) of the run of ``blocks`` from ``start`` that lie in the same ``pre``.
+
+    Code highlighters (CodeMirror, Shiki, Prism's line plugins) write each line of code
+    as an element of its own, so each line is a block; the run is one piece of code."""
+    pre = lay.pre[blocks[start].element]
+    end = start + 1
+    while end < len(blocks) and lay.pre[blocks[end].element] == pre:
+        end += 1
+    return end
+
+
+def code_text(blocks: Sequence[Block]) -> str:
+    """The text of a run of code blocks: one line break between two blocks."""
+    return "\n".join(block.text for block in blocks)
+
+
 def list_chain(doc: Document, lay: Layout, li: int) -> list[int]:
     """The ``ul``/``ol`` elements enclosing list item ``li``, outermost first."""
     chain = []

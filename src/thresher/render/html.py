@@ -23,8 +23,8 @@ from html import escape
 from typing import Sequence
 
 from ..blocks import Block, Document
-from .common import (ALLOWED_ATTRIBUTES, ALLOWED_TAGS, Layout, above, heading_level, is_cell, is_code,
-                     layout, list_chain, runs, safe_url, split_space)
+from .common import (ALLOWED_ATTRIBUTES, ALLOWED_TAGS, Layout, above, code_run_end, code_text, heading_level,
+                     is_cell, is_code, layout, list_chain, runs, safe_url, split_space)
 
 _LANG = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
 _MAX_SPAN = 1000
@@ -116,9 +116,14 @@ def _trim_breaks(text: str) -> str:
 
 # -- blocks
 
+def code(blocks: Sequence[Block]) -> str:
+    """Blocks of code (one, or a run in one ``pre``) as one ``<pre><code>``."""
+    return element("pre", element("code", escape(code_text(blocks), quote=False)))
+
+
 def _plain_block(doc: Document, lay: Layout, block: Block, links: bool) -> str:
     if is_code(lay, block):
-        return element("pre", element("code", escape(block.text, quote=False)))
+        return code([block])
     body = inline(doc, lay, block, links)
     level = heading_level(doc, lay, block)
     if level:
@@ -228,6 +233,9 @@ def flow(doc: Document, lay: Layout, blocks: Sequence[Block], links: bool) -> li
             while j < len(blocks) and not is_cell(blocks[j]) and _in_list(doc, lay, blocks[j]):
                 j += 1
             out.append(lists(doc, lay, blocks[i:j], links))
+        elif is_code(lay, block):
+            j = code_run_end(lay, blocks, i)
+            out.append(code(blocks[i:j]))
         else:
             out.append(_plain_block(doc, lay, block, links))
         i = j

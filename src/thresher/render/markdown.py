@@ -19,8 +19,8 @@ import re
 from typing import NamedTuple, Sequence
 
 from ..blocks import Block, Document
-from .common import (BOLD, CODE, ITALIC, Layout, heading_level, is_cell, is_code, layout, list_chain,
-                     quote_depth, runs, safe_url, split_space)
+from .common import (BOLD, CODE, ITALIC, Layout, code_run_end, code_text, heading_level, is_cell, is_code,
+                     layout, list_chain, quote_depth, runs, safe_url, split_space)
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
 _LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
@@ -139,11 +139,8 @@ def _item_indent(doc: Document, chain: Sequence[int]) -> str:
 
 
 def _block_chunk(doc: Document, lay: Layout, block: Block, links: bool, item_seen: set[int]) -> Chunk:
-    """One non-cell block; ``item_seen`` collects the list items already started."""
+    """One block that is neither a cell nor code; ``item_seen`` collects the list items already started."""
     depth = quote_depth(doc, lay, block.element)
-    if is_code(lay, block):
-        text = code_block(block.text, _code_language(doc, lay.pre[block.element]))
-        return Chunk(_quote(text, depth))
     body = inline(doc, lay, block, links)
     level = heading_level(doc, lay, block)
     if level:
@@ -160,6 +157,12 @@ def _block_chunk(doc: Document, lay: Layout, block: Block, links: bool, item_see
     item_seen.add(li)
     text = indent + marker + _indent(body, " " * len(marker)).lstrip(" ")
     return Chunk(_quote(text, depth), ("list", chain[0]))
+
+
+def _code_chunk(doc: Document, lay: Layout, code: Sequence[Block]) -> Chunk:
+    """A run of blocks in one ``pre`` as one fenced code block."""
+    pre = lay.pre[code[0].element]
+    return Chunk(_quote(code_block(code_text(code), _code_language(doc, pre)), quote_depth(doc, lay, code[0].element)))
 
 
 def _cell_text(doc: Document, lay: Layout, block: Block, links: bool) -> str:
@@ -201,6 +204,11 @@ def _chunks(doc: Document, kept: Sequence[Block], links: bool) -> list[Chunk]:
                 j += 1
             depth = quote_depth(doc, lay, block.element)
             out.append(Chunk(_quote(table(doc, lay, kept[i:j], links), depth)))
+            i = j
+            continue
+        if is_code(lay, block):
+            j = code_run_end(lay, kept, i)
+            out.append(_code_chunk(doc, lay, kept[i:j]))
             i = j
             continue
         out.append(_block_chunk(doc, lay, block, links, item_seen))
