@@ -161,8 +161,8 @@ def _block_chunk(doc: Document, lay: Layout, block: Block, links: bool, item_see
 
 def _code_chunk(doc: Document, lay: Layout, code: Sequence[Block]) -> Chunk:
     """A run of blocks in one ``pre`` as one fenced code block."""
-    pre = lay.pre[code[0].element]
-    return Chunk(_quote(code_block(code_text(code), _code_language(doc, pre)), quote_depth(doc, lay, code[0].element)))
+    text = code_block(code_text(code), _code_language(doc, lay.pre[code[0].element]))
+    return Chunk(_quote(text, quote_depth(doc, lay, code[0].element)))
 
 
 def _cell_text(doc: Document, lay: Layout, block: Block, links: bool) -> str:
