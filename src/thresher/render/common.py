@@ -137,14 +137,15 @@ def is_code(lay: Layout, block: Block) -> bool:
     return lay.pre[block.element] >= 0
 
 
-def code_run_end(lay: Layout, blocks: Sequence[Block], start: int) -> int:
-    """The end (exclusive) of the run of ``blocks`` from ``start`` that lie in the same ``pre``.
+def code_run_end(pre: Sequence[int], blocks: Sequence[Block], start: int) -> int:
+    """The end (exclusive) of the run of ``blocks`` from ``start`` that lie in the same ``pre``
+    element (``pre``: :attr:`Layout.pre`, the nearest ``pre`` of each element).
 
     Code highlighters (CodeMirror, Shiki, Prism's line plugins) write each line of code
     as an element of its own, so each line is a block; the run is one piece of code."""
-    pre = lay.pre[blocks[start].element]
+    within = pre[blocks[start].element]
     end = start + 1
-    while end < len(blocks) and lay.pre[blocks[end].element] == pre:
+    while end < len(blocks) and pre[blocks[end].element] == within:
         end += 1
     return end
 

@@ -234,7 +234,7 @@ def flow(doc: Document, lay: Layout, blocks: Sequence[Block], links: bool) -> li
                 j += 1
             out.append(lists(doc, lay, blocks[i:j], links))
         elif is_code(lay, block):
-            j = code_run_end(lay, blocks, i)
+            j = code_run_end(lay.pre, blocks, i)
             out.append(code(blocks[i:j]))
         else:
             out.append(_plain_block(doc, lay, block, links))

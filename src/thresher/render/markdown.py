@@ -207,7 +207,7 @@ def _chunks(doc: Document, kept: Sequence[Block], links: bool) -> list[Chunk]:
             i = j
             continue
         if is_code(lay, block):
-            j = code_run_end(lay, kept, i)
+            j = code_run_end(lay.pre, kept, i)
             out.append(_code_chunk(doc, lay, kept[i:j]))
             i = j
             continue

@@ -8,7 +8,7 @@ benchmarks' hot path: a page without ``pre`` is nothing but a join.
 """
 from __future__ import annotations
 
-from .common import nearest
+from .common import code_run_end, code_text, nearest
 
 _PRE = frozenset({"pre"})
 
@@ -19,10 +19,10 @@ def render(result, **_options) -> str:
     if "pre" not in doc.elements.tags:
         return "\n\n".join(block.text for block in kept)
     pre = nearest(doc, _PRE)
-    parts: list[str] = []
-    for i, block in enumerate(kept):
-        if i:
-            same_code = pre[block.element] >= 0 and pre[block.element] == pre[kept[i - 1].element]
-            parts.append("\n" if same_code else "\n\n")
-        parts.append(block.text)
-    return "".join(parts)
+    paragraphs: list[str] = []
+    i = 0
+    while i < len(kept):
+        end = code_run_end(pre, kept, i) if pre[kept[i].element] >= 0 else i + 1
+        paragraphs.append(code_text(kept[i:end]))
+        i = end
+    return "\n\n".join(paragraphs)
