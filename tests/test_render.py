@@ -230,6 +230,11 @@ def test_html_one_pre_per_pre_whose_lines_are_elements():
         "<p>Intro</p>", "<pre><code>if (a) {\n  b();\n}</code></pre>", "<pre><code>x</code></pre>"])
 
 
+def test_html_code_lines_in_a_list_item_are_one_pre():
+    out = article_of(html_out("<ol><li>Run:<pre><div>a = 1</div><div>b = 2</div></pre></li><li>Done</li></ol>"))
+    assert out == "<ol><li>Run:<pre><code>a = 1\nb = 2</code></pre></li><li>Done</li></ol>"
+
+
 def test_html_links_option():
     body = '<p><a href="page2.html">next</a></p>'
     assert article_of(html_out(body)) == '<p><a href="https://example.com/news/page2.html">next</a></p>'

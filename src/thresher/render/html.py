@@ -122,8 +122,7 @@ def code(blocks: Sequence[Block]) -> str:
 
 
 def _plain_block(doc: Document, lay: Layout, block: Block, links: bool) -> str:
-    if is_code(lay, block):
-        return code([block])
+    """A block that is neither a cell nor code (code runs go through :func:`code`)."""
     body = inline(doc, lay, block, links)
     level = heading_level(doc, lay, block)
     if level:
@@ -172,7 +171,15 @@ def lists(doc: Document, lay: Layout, blocks: Sequence[Block], links: bool) -> s
     out: list[str] = []
     stack: list[list[int]] = []  # [list element, open item]
     tags = doc.elements.tags
-    for block in blocks:
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        piece = None  # code: the block's run of lines in its pre, as one <pre>
+        if is_code(lay, block):
+            end = code_run_end(lay.pre, blocks, i)
+            piece, i = code(blocks[i:end]), end
+        else:
+            i += 1
         li = lay.li[block.element]
         chain = list_chain(doc, lay, li)
         common = 0
@@ -187,19 +194,19 @@ def lists(doc: Document, lay: Layout, blocks: Sequence[Block], links: bool) -> s
             stack.append([chain[len(stack)], _NO_ITEM])
         top = stack[-1]
         if top[1] == li:
-            out.append(_plain_block(doc, lay, block, links))
+            out.append(_plain_block(doc, lay, block, links) if piece is None else piece)
             continue
         if top[1] != _NO_ITEM:
             out.append("</li>")
-        out.append("<li>" + _item_body(doc, lay, block, links))
+        out.append("<li>" + (_item_body(doc, lay, block, links) if piece is None else piece))
         top[1] = li
     _close(out, stack, tags, 0)
     return "".join(out)
 
 
 def _item_body(doc: Document, lay: Layout, block: Block, links: bool) -> str:
-    """The first block of a list item: bare inline text unless it is a heading or code."""
-    if is_code(lay, block) or heading_level(doc, lay, block) or block.tag == "figcaption":
+    """The first block of a list item, not code: bare inline text unless it is a heading."""
+    if heading_level(doc, lay, block) or block.tag == "figcaption":
         return _plain_block(doc, lay, block, links)
     return inline(doc, lay, block, links)
 
