@@ -83,7 +83,6 @@ def test_averaged_ensembles_score_the_mean_margin_in_the_first_layout():
     both = T.averaged([first, stump])
     assert both.feature_names == NAMES and len(both.roots) == 3 and both.depth == 2
     assert both.margin(x) == pytest.approx(mean)
-    assert both._path_margin(x) == pytest.approx(mean)  # the padded layout and the plain walk agree
     assert T.averaged([first]).margin(x).tolist() == first.margin(x).tolist()
     with pytest.raises(ModelError):
         T.averaged([])
@@ -301,41 +300,42 @@ def test_numpy_margins_equal_lightgbm_raw_scores(tmp_path):
     np.testing.assert_allclose(loaded.margin(test), expected, rtol=0, atol=1e-6)
 
 
-def test_complete_layout_pads_shallow_leaves_with_left_going_nodes():
-    layout = two_trees().complete
-    assert layout.levels == 2
-    # tree 0: root a<=0.5, its left child b<=2; its right child is a leaf (3.0) padded with +inf
-    assert layout.feature[0].tolist() == [0, 1, 0] and layout.threshold[0].tolist() == [0.5, 2.0, np.inf]
-    assert layout.value[0].tolist() == [1.0, 2.0, 3.0, 3.0]
-    # tree 1, a stump: both children are leaves at depth 1, each spread over two last-level slots
-    assert layout.value[1].tolist() == [-10.0, -10.0, 10.0, 10.0]
+def reference_margin(model: T.TreeEnsemble, x: np.ndarray) -> np.ndarray:
+    """The ensemble walked one row and one tree at a time, in Python: the oracle for the core."""
+    margins = []
+    for row in np.asarray(x, np.float64):
+        leaves = []
+        for node in model.roots.tolist():
+            while model.feature[node] >= 0:
+                node = int(model.right[node] if row[model.feature[node]] > model.threshold[node] else model.left[node])
+            leaves.append(model.value[node])
+        margins.append(np.array([leaves]).sum(axis=1)[0] + model.base)  # numpy's summation order
+    return np.array(margins)
 
 
-def test_complete_and_path_evaluation_agree_and_deep_ensembles_use_paths(monkeypatch):
+def test_native_margins_equal_a_row_by_row_walk_to_the_bit():
     lgb = pytest.importorskip("lightgbm")
     rng = np.random.default_rng(1)
     x = rng.normal(size=(600, 5))
     y = (x[:, 0] * x[:, 1] + np.sin(3 * x[:, 2]) + rng.normal(scale=0.2, size=600) > 0).astype(float)
     booster = lgb.train({"objective": "binary", "num_leaves": 31, "max_depth": 6, "min_child_samples": 3,
                          "seed": 0, "deterministic": True, "num_threads": 1, "verbose": -1},
-                        lgb.Dataset(x, y), num_boost_round=20)
+                        lgb.Dataset(x, y), num_boost_round=40)
     model = T.from_lightgbm_dump(booster.dump_model(), tuple("abcde"))
     test = rng.normal(size=(200, 5))
-    test[::7, 1] = np.nan  # missing values go left on both paths
-    assert model.complete is not None
-    np.testing.assert_allclose(model._complete_margin(model.complete, test), model._path_margin(test), atol=1e-12)
-    monkeypatch.setattr(T, "COMPLETE_MAX_DEPTH", model.depth - 1)
-    deep = T.from_lightgbm_dump(booster.dump_model(), tuple("abcde"))
-    assert deep.complete is None
-    np.testing.assert_allclose(deep.margin(test), model.margin(test), atol=1e-12)
+    test[::7, 1] = np.nan  # a missing value goes left
+    assert model.margin(test).tolist() == reference_margin(model, test).tolist()
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.floats(allow_nan=False, width=64), st.floats(allow_nan=False, width=32))
-def test_float32_below_keeps_every_float32_comparison(threshold, x):
-    below = T.float32_below(np.array([threshold]))
-    assert below.dtype == np.float32 and float(below[0]) <= threshold
-    assert bool(np.float32(x) > below[0]) == (float(np.float32(x)) > threshold)
+def test_a_model_whose_nodes_do_not_fit_the_rows_is_a_model_error():
+    broken = T.TreeEnsemble(NAMES, np.array([7, -1, -1]), np.array([0.5, 0, 0]), np.array([1, 1, 2]),
+                            np.array([2, 1, 2]), np.array([0, 1.0, 2.0]), np.array([0]), depth=1)
+    with pytest.raises(ModelError, match="column 7"):
+        broken.margin(np.zeros((2, 3)))
+    cyclic = T.TreeEnsemble(NAMES, np.array([0, 0]), np.array([1.0, 1.0]), np.array([1, 0]), np.array([1, 0]),
+                            np.array([0.0, 0.0]), np.array([0]), depth=2)
+    with pytest.raises(ModelError, match="cycle"):
+        cyclic.margin(np.zeros((1, 3)))
 
 
 def test_float32_rows_take_the_float64_branches_even_at_the_thresholds():

@@ -21,11 +21,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from collections.abc import Sequence
-from typing import Iterator, NamedTuple
+from typing import Iterator, Mapping, NamedTuple
 
 import numpy as np
 
-from .parse import ParseLimits, parse
+from . import _core
+from .errors import InputError
+from .parse import ParseLimits
 
 BLOCK_TAGS = frozenset(
     "blockquote caption center col colgroup dd div dl dt fieldset form h1 h2 h3 h4 h5 h6 "
@@ -43,8 +45,7 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 _WS = re.compile(r"\s+")
 # What an element's ``attrs`` is when the document is built without attributes.
 NO_ATTRIBUTES = MappingProxyType({})
-# Elements whose attributes are always read: the page language and the head facts need them.
-_ATTRIBUTES_ALWAYS = SKIPPED_TAGS | {"html"}
+_new_tuple = tuple.__new__  # builds a NamedTuple from a tuple of its fields, skipping its __new__
 
 
 class Element(NamedTuple):
@@ -258,303 +259,53 @@ def normalize_space(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
-# ----------------------------------------------------------------- building
-
-def _pre_text(raw: str) -> str:
-    lines = [line.rstrip() for line in raw.replace("\r\n", "\n").split("\n")]
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return "\n".join(lines)
-
-
-# What the walk does with an element, by tag. The bits from _SKIP up are handled on entry and
-# are never pushed: skipped content, <br>, and <math> (skipped when hidden, else inline).
-_BLOCK, _PRE, _ANCHOR, _HEADING, _SKIP, _BR, _MATH = 1, 2, 4, 8, 16, 32, 64
-# Frequent inline tags are listed with role 0, so that only unknown tags are checked for
-# parser-internal names (comments and the like).
-_INLINE_TAGS = frozenset(
-    "span b i em strong img input label button small sup sub abbr cite code kbd samp var time mark q s u "
-    "del ins font picture source".split())
-_ROLES: dict[str, int] = {tag: 0 for tag in _INLINE_TAGS}
-_ROLES.update({tag: _BLOCK for tag in BLOCK_TAGS})
-_ROLES.update({"pre": _BLOCK | _PRE, "textarea": _BLOCK | _PRE, "a": _ANCHOR})
-_ROLES.update({tag: _BLOCK | _HEADING for tag in HEADING_TAGS})
-_ROLES.update({tag: _SKIP for tag in SKIPPED_TAGS})
-_ROLES.update({"br": _BR, "math": _MATH})
-_INHERITED = _ANCHOR | _PRE  # roles that hold for everything inside the element
-
-
-_new_tuple = tuple.__new__  # builds a NamedTuple from a tuple of its fields, skipping its __new__
-
-
-class _Builder:
-    """The element columns, blocks and page facts of one walk. Private to :func:`build_document`."""
-
-    def __init__(self) -> None:
-        self.tags: list[str] = []
-        self.parents: list[int] = []
-        self.depths: list[int] = []
-        self.attrs: list[dict] = []
-        self.first_block: list[int] = []
-        self.end_block: list[int] = []
-        self.blocks: list[Block] = []
-        self.offset = 0
-        self.title = ""
-        self.meta: list[tuple[str, str]] = []
-        self.json_ld: list[str] = []
-        self.skipped: set[int] = set()
-
-    def add_block(self, pending: "_Pending", owner: int, in_heading: bool) -> None:
-        """Make a block of the pending text, delimited by element ``owner``."""
-        raw = "".join([span[0] for span in pending.spans])
-        if pending.pre:
-            text = _pre_text(raw)
-            words = len(text.split())
-        else:
-            split = raw.split()
-            text, words = " ".join(split), len(split)
-        tag = self.tags[owner]
-        self.blocks.append(_new_tuple(Block, (  # Block(...) without the named constructor's call
-            len(self.blocks), text, tag, owner, tuple(pending.spans), len(text), words,
-            min(pending.link_chars, len(text)), pending.link_words, pending.tag_count,
-            in_heading or tag in HEADING_TAGS, self.offset)))
-        self.offset += len(text)
-
-    def table(self) -> ElementTable:
-        """The element columns, once the last block is flushed.
-
-        Ranges need no clamping: an element's range starts at the number of
-        blocks when it opens and ends at that number when it closes, plus one
-        when text was pending (that pending block is always flushed later).
-        """
-        return ElementTable(tuple(self.tags), tuple(self.parents), tuple(self.depths),
-                            tuple(self.attrs), tuple(self.first_block), tuple(self.end_block))
-
-
-class _Pending(NamedTuple):
-    """What the walk has read of the current block when it hands it to :meth:`_Builder.add_block`."""
-
-    spans: list
-    pre: bool
-    link_chars: int
-    link_words: int
-    tag_count: int
-
-
-# The counters of a block that has no text yet: has_text, pre, link_chars, link_words, tag_count, brs.
-_NEW_BLOCK = (False, False, 0, 0, 0, 0)
-# What :func:`_walk` does next with its current node: enter it, or (it is done) go on to its next
-# sibling, or close it first (an element just opened, without children).
-_ENTER, _NEXT, _CLOSE = 0, 1, 2
-
-
-def _walk(root, b: _Builder, attributes: bool = True) -> None:
-    """One iterative pre/post-order walk over the DOM: no recursion, whatever the depth.
-
-    The walk follows the tree's own links: into an element's first child, on to a node's
-    next sibling, and, past a last child, back out of the open elements (``open_elements``:
-    the node, its element index, its role and the ``inherited`` bits outside it), closing
-    each. The innermost open element is the parent of the next node entered, and it gives
-    that node its depth and the anchor and pre bits (``inherited``) of its ancestors. Leaves
-    without a role are closed on entry. This loop is the hot path of every extraction, so
-    the current block's counters are local variables and the element columns are appended
-    to directly. Without ``attributes`` only the elements in ``_ATTRIBUTES_ALWAYS`` read theirs.
-    """
-    roles, new_tuple = _ROLES, _new_tuple
-    # lexbor's tag id -> (tag, role) of each tag of _ROLES met so far: reading a node's tag id
-    # costs half of reading its name. Only _ROLES' tags are kept: they are HTML names, one per
-    # id, where an id may stand for two spellings of another name (SVG's clipPath, clippath).
-    seen: dict[int, tuple[str, int]] = {}
-    tags, parents, depths, attrs_col = b.tags, b.parents, b.depths, b.attrs
-    firsts, ends, blocks = b.first_block, b.end_block, b.blocks
-    block_owners = [0]  # innermost open block-level element (the root stands in before one opens)
-    headings = 0  # open heading elements
-    # The current block: its spans, and the counters a block records.
-    spans: list = []
-    has_text = pre = False
-    link_chars = link_words = tag_count = brs = 0
-    parent, depth, inherited = -1, 0, 0
-    open_elements: list = []
-    push, pop = open_elements.append, open_elements.pop
-    # ``node`` is entered, unless ``step`` says it is done: _NEXT, go on to its next sibling
-    # (or out of the open elements past the last one); _CLOSE, it was just opened with no
-    # children, so close it first.
-    node, step = root, _ENTER
-    while True:
-        if step:
-            nxt = node.next if step == _NEXT and open_elements else None  # the root's siblings are not walked
-            while nxt is None:  # out of the innermost open element
-                if not open_elements:
-                    break
-                node, index, role, inherited = pop()
-                if role & _BLOCK:  # its pending text becomes a block
-                    if has_text:
-                        b.add_block(new_tuple(_Pending, (spans, pre, link_chars, link_words, tag_count)),
-                                    block_owners[-1], headings > 0)
-                    spans, (has_text, pre, link_chars, link_words, tag_count, brs) = [], _NEW_BLOCK
-                    block_owners.pop()
-                    if role & _HEADING:
-                        headings -= 1
-                    ends[index] = len(blocks)
-                else:
-                    ends[index] = len(blocks) + has_text
-                parent = parents[index]
-                depth -= 1
-                if not open_elements:  # the root is closed
-                    break
-                nxt = node.next
-            if nxt is None:
-                break
-            node = nxt
-        step = _NEXT
-        text = node.text_content  # None unless a text node, the commonest kind
-        if text is not None:
-            if text and parent >= 0:
-                if not text.isspace():
-                    spans.append((text, parent))
-                    has_text, brs = True, 0
-                    if inherited & _PRE:
-                        pre = True
-                    if inherited & _ANCHOR:
-                        words = text.split()
-                        link_chars += len(" ".join(words))
-                        link_words += len(words)
-                elif has_text or inherited & _PRE:  # white space before a block's first text is not kept
-                    spans.append((text, parent))
-            continue
-        known = seen.get(node.tag_id)
-        if known is None:  # a tag not met before in this walk, or not one of _ROLES
-            tag = node.tag
-            role = roles.get(tag)
-            if role is None:
-                if not tag or tag[0] in "-_#!":
-                    continue
-                role = 0
-            else:
-                seen[node.tag_id] = (tag, role)
-        else:
-            tag, role = known
-        if role & _BLOCK:  # a block-level element ends the current block
-            if has_text:
-                b.add_block(new_tuple(_Pending, (spans, pre, link_chars, link_words, tag_count)),
-                            block_owners[-1], headings > 0)
-            spans, (has_text, pre, link_chars, link_words, tag_count, brs) = [], _NEW_BLOCK
-        index = len(tags)
-        attrs = node.attributes if attributes or tag in _ATTRIBUTES_ALWAYS else NO_ATTRIBUTES
-        tags.append(tag)
-        parents.append(parent)
-        depths.append(depth)
-        attrs_col.append(attrs)
-        count = len(blocks)
-        firsts.append(count)
-        if role >= _SKIP:  # skipped content, a line break or MathML
-            if role & _SKIP or (role & _MATH and is_hidden_math(node)):
-                ends.append(count)
-                _collect_head_facts(b, node, tag, attrs)
-                b.skipped.add(index)
-                continue
-            if role & _BR:  # a second <br> in a row ends the block
-                ends.append(count)
-                if not brs:
-                    spans.append(("\n", index))
-                    brs = 1
-                    continue
-                if has_text:
-                    b.add_block(new_tuple(_Pending, (spans, pre, link_chars, link_words, tag_count)),
-                                block_owners[-1], headings > 0)
-                spans, (has_text, pre, link_chars, link_words, tag_count, brs) = [], _NEW_BLOCK
-                brs = 1
-                continue
-            role = 0  # visible MathML is inline text
-        tag_count += 1
-        child = node.first_child
-        if role:
-            if role & _BLOCK:
-                block_owners.append(index)
-            if role & _HEADING:
-                headings += 1
-        elif child is None:
-            ends.append(count + has_text)
-            continue
-        push((node, index, role, inherited))
-        inherited |= role & _INHERITED
-        ends.append(count)
-        parent = index
-        depth += 1
-        if child is None:
-            step = _CLOSE
-        else:
-            node, step = child, _ENTER
-    if has_text:
-        b.add_block(new_tuple(_Pending, (spans, pre, link_chars, link_words, tag_count)),
-                    block_owners[-1], headings > 0)
-
-
-def is_hidden_math(node) -> bool:
-    """MathML hidden by an inline style on itself or its parent: the accessible copy some
-    pages (Wikipedia) keep beside a rendered image of the same formula. Read from the DOM
-    node, so the document is the same with or without element attributes."""
-    return any(element is not None and element.is_element_node and hidden_by_style(element.attributes)
-               for element in (node, node.parent))
-
-
-def hidden_by_style(attrs: dict) -> bool:
+def hidden_by_style(attrs: Mapping[str, str | None]) -> bool:
     """An inline ``display:none`` or ``visibility:hidden`` style."""
     style = attrs.get("style")
     return bool(style) and _HIDDEN_STYLE.search(style) is not None
 
 
-def _is_json_ld(attrs: dict) -> bool:
-    return (attrs.get("type") or "").strip().lower().startswith("application/ld+json")
+# Lone surrogates: a str can hold them (decoded with "surrogateescape", say), UTF-8 cannot.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _collect_head_facts(b: _Builder, node, tag: str, attrs: dict) -> None:
-    """Title, meta tags and JSON-LD live in elements whose text is not page text."""
-    if tag == "head":
-        for child in node.traverse(include_text=False):
-            _head_child(b, child)
-    elif tag == "script" and _is_json_ld(attrs):
-        b.json_ld.append(node.text(deep=True) or "")
-
-
-def _head_child(b: _Builder, node) -> None:
-    tag = node.tag
-    if tag == "title" and not b.title:
-        b.title = normalize_space(node.text(deep=True) or "")
-    elif tag == "meta":
-        attrs = node.attributes
-        key = attrs.get("property") or attrs.get("name") or attrs.get("itemprop") or attrs.get("http-equiv")
-        if key and attrs.get("content") is not None:
-            b.meta.append((key.strip().lower(), attrs.get("content") or ""))
-    elif tag == "script" and _is_json_ld(node.attributes):
-        b.json_ld.append(node.text(deep=True) or "")
-    elif tag == "link":
-        attrs = node.attributes
-        if "canonical" in (attrs.get("rel") or "").lower().split() and attrs.get("href"):
-            b.meta.append(("canonical", attrs.get("href") or ""))
+def _parse_and_walk(html: str, limits: ParseLimits, attributes: bool) -> dict:
+    return _core.build_document(html, max_attributes=limits.max_attributes, max_depth=limits.max_depth,
+                                attributes=attributes, empty=NO_ATTRIBUTES)
 
 
 def build_document(html: str, url: str | None = None, *, encoding: str = "",
                    limits: ParseLimits = ParseLimits(), attributes: bool = True,
                    utf8: bytes | None = None) -> Document:
-    """Parse ``html`` once and build its :class:`Document`.
+    """Parse ``html`` once and build its :class:`Document`, in the native core.
 
-    ``utf8`` is ``html`` in UTF-8 when the caller already has it (see :func:`thresher.parse.parse`).
+    The core (``thresher._core``) parses with html5ever under ``limits``, walks the tree
+    once into the element columns and the blocks, and collects the head facts, with the
+    GIL released. ``utf8`` is accepted for callers that have the page's bytes; the core
+    reads the text.
 
     ``attributes=False`` leaves every element's ``attrs`` empty (:data:`NO_ATTRIBUTES`)
-    except ``<html>``'s and the head's, which is faster, for algorithms and
-    outputs that never read ids, classes or links.
+    except ``<html>``'s and the skipped elements' (script, head ...), which is faster, for
+    algorithms and outputs that never read ids, classes or links.
     """
-    tree = parse(html, limits, utf8)
-    builder = _Builder()
-    _walk(tree.root, builder, attributes)
-    elements = builder.table()
-    lang = ""
-    if len(elements) and elements.tags[0] == "html":
-        lang = (elements.attrs[0].get("lang") or "").replace("_", "-").split("-")[0].strip().lower()
+    del utf8  # the core reads str; kept for the callers' signature
+    if not html or html.isspace():
+        raise InputError("empty input")
+    try:
+        raw = _parse_and_walk(html, limits, attributes)
+    except UnicodeEncodeError:
+        html = _SURROGATE.sub("\ufffd", html)  # one replacement character for each
+        raw = _parse_and_walk(html, limits, attributes)
+    tags = tuple(raw["tags"])
+    if not tags:
+        raise InputError("the parser produced no document")
+    arrays = ElementArrays(raw["parents"], raw["depths"], raw["first_blocks"], raw["end_blocks"])
+    parents, depths, first_blocks, end_blocks = (tuple(column.tolist()) for column in arrays)
+    elements = ElementTable(tags, parents, depths, tuple(raw["attrs"]), first_blocks, end_blocks)
+    elements.__dict__["arrays"] = arrays  # the cached columns, already read-only arrays
+    lang = (elements.attrs[0].get("lang") or "").replace("_", "-").split("-")[0].strip().lower() \
+        if tags[0] == "html" else ""
     return Document(
-        elements=elements, blocks=tuple(builder.blocks), title=builder.title, lang=lang, url=url,
-        meta=tuple(builder.meta), json_ld=tuple(builder.json_ld), encoding=encoding,
-        source_length=len(html), skipped=frozenset(builder.skipped))
+        elements=elements, blocks=tuple([_new_tuple(Block, row) for row in raw["blocks"]]),
+        title=raw["title"], lang=lang, url=url, meta=tuple(raw["meta"]), json_ld=tuple(raw["json_ld"]),
+        encoding=encoding, source_length=len(html), skipped=frozenset(raw["skipped"]))

@@ -26,56 +26,17 @@ import zlib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import NamedTuple, Sequence
+from typing import Sequence
 
 import numpy as np
 
+from . import _core
 from .errors import ModelError
 from .seqmodel import SequenceNet, from_arrays
 
 SCHEMA = "thresher.model"
 VERSION = 2
 READABLE_VERSIONS = (1, 2)
-# Ensembles no deeper than this are evaluated as complete binary trees (see CompleteTrees).
-COMPLETE_MAX_DEPTH = 10
-
-
-class CompleteTrees(NamedTuple):
-    """An ensemble padded to complete binary trees of one depth, in heap order.
-
-    Node ``h`` has children ``2h + 1`` and ``2h + 2``; a leaf above the last
-    level becomes a chain of padding nodes that always go left (threshold
-    +inf), and every last-level position under it holds its value. A row then
-    needs no leaf test and no bookkeeping: ``levels`` gathers and compares.
-    """
-
-    levels: int
-    feature: np.ndarray  # (trees, 2**levels - 1)
-    threshold: np.ndarray  # (trees, 2**levels - 1)
-    value: np.ndarray  # (trees, 2**levels)
-    threshold32: np.ndarray  # ``threshold`` rounded down to float32 (see float32_below)
-
-    @property
-    def tree_number(self) -> np.ndarray:
-        return np.arange(self.feature.shape[0], dtype=np.int32)[None, :]
-
-    @property
-    def tree_offset(self) -> np.ndarray:
-        """Index of each tree's root in the flattened (trees, 2**levels - 1) arrays, as a row."""
-        return self.tree_number * self.feature.shape[1]
-
-
-def float32_below(threshold: np.ndarray) -> np.ndarray:
-    """Each threshold rounded down to the largest float32 not above it.
-
-    For a float32 ``x``, ``x > t`` holds exactly when ``x > float32_below(t)``: no
-    float32 lies strictly between the two, so comparisons in float32 take the same
-    branches as in float64.
-    """
-    with np.errstate(over="ignore"):  # beyond float32's range: +-inf, then the largest float32 below
-        nearest = threshold.astype(np.float32)
-        above = nearest.astype(np.float64) > threshold
-        return np.where(above, np.nextafter(nearest, np.float32(-np.inf)), nearest)
 
 
 @dataclass(frozen=True)
@@ -94,100 +55,23 @@ class TreeEnsemble:
     kind = "trees"
 
     def margin(self, x: np.ndarray) -> np.ndarray:
-        """Raw scores for the rows of ``x``."""
+        """Raw scores for the rows of ``x``, walked by the native core (float32 rows compare
+        exactly as float64: every float32 converts to float64 without rounding)."""
         n, n_trees = x.shape[0], len(self.roots)
         if n == 0 or n_trees == 0:
             return np.full(n, self.base)
-        complete = self.complete
-        if complete is not None:
-            return self._complete_margin(complete, x)
-        return self._path_margin(x)
+        rows = np.ascontiguousarray(x, dtype=np.float64).reshape(n, -1)
+        try:
+            return _core.tree_margins(rows, base=float(self.base), **self._native)
+        except ValueError as exc:
+            raise ModelError(f"a tree model does not fit its rows: {exc}") from None
 
     @cached_property
-    def complete(self) -> CompleteTrees | None:
-        """The heap layout of a shallow ensemble (built once per loaded model), else None."""
-        levels = self.depth
-        if levels > COMPLETE_MAX_DEPTH or levels < 1:
-            return None
-        inner = 2 ** levels - 1
-        n_trees = len(self.roots)
-        feature = np.zeros((n_trees, inner), np.int32)
-        threshold = np.full((n_trees, inner), np.inf)
-        value = np.zeros((n_trees, inner + 1))
-        for t, root in enumerate(self.roots.tolist()):
-            stack = [(root, 0, 0)]  # (node, heap position, depth)
-            while stack:
-                node, heap, depth = stack.pop()
-                if self.feature[node] < 0:
-                    width = 2 ** (levels - depth)
-                    first = (heap + 1) * width - 1 - inner
-                    value[t, first:first + width] = self.value[node]
-                    continue
-                feature[t, heap], threshold[t, heap] = self.feature[node], self.threshold[node]
-                stack.append((int(self.left[node]), 2 * heap + 1, depth + 1))
-                stack.append((int(self.right[node]), 2 * heap + 2, depth + 1))
-        return CompleteTrees(levels, feature, threshold, value, float32_below(threshold))
-
-    def _complete_margin(self, c: CompleteTrees, x: np.ndarray) -> np.ndarray:
-        """Each (row, tree) keeps its absolute node index ``t * inner + h``; a level
-        moves it to ``t * inner + 2h + 1 + go_right``, that is ``2 * node + go_right +
-        (1 - t * inner)``. Every row starts at the roots, so the first level reads one
-        column per tree directly. The gathers write into buffers allocated once
-        (``mode="clip"``: ``take`` would otherwise copy through a temporary; every
-        index is in range by construction)."""
-        n, width = x.shape
-        n_trees, inner = c.feature.shape
-        # float32 rows are compared in float32, exactly (see float32_below), at half the memory traffic
-        dtype = np.float32 if x.dtype == np.float32 else np.float64
-        thresholds = c.threshold32 if dtype == np.float32 else c.threshold
-        x = np.ascontiguousarray(x, dtype=dtype)
-        flat_x = x.ravel()
-        feature, threshold = c.feature.ravel(), thresholds.ravel()
-        step = 1 - c.tree_offset
-        index_type = np.int32 if n * width < 2 ** 31 else np.int64
-        row_offset = (np.arange(n, dtype=index_type) * width)[:, None]
-        go_right = np.empty((n, n_trees), bool)  # row-major, like every buffer here
-        np.greater(x[:, c.feature[:, 0]], thresholds[:, 0], out=go_right)
-        node = np.empty((n, n_trees), index_type)
-        np.add(c.tree_offset + 1, go_right, out=node)  # the roots' children
-        index = np.empty_like(node)
-        x_value, cut = np.empty((n, n_trees), dtype), np.empty((n, n_trees), dtype)
-        for _ in range(c.levels - 1):
-            np.take(feature, node, out=index, mode="clip")
-            index += row_offset
-            np.take(flat_x, index, out=x_value, mode="clip")
-            np.take(threshold, node, out=cut, mode="clip")
-            np.greater(x_value, cut, out=go_right)
-            node *= 2
-            node += go_right
-            node += step
-        # leaf position in ``value`` (trees, inner + 1): t * (inner + 1) + h - inner = node + t - inner
-        node += c.tree_number
-        node -= inner
-        return c.value.ravel()[node].sum(axis=1) + self.base
-
-    def _path_margin(self, x: np.ndarray) -> np.ndarray:
-        """All (row, tree) paths walked at once, level by level; a path leaves
-        the active set as soon as it reaches a leaf, so the work is the total
-        path length rather than rows x trees x the deepest tree (deep trees)."""
-        n, n_trees = x.shape[0], len(self.roots)
-        flat_x = np.ascontiguousarray(x, dtype=np.float64).ravel()
-        width = x.shape[1]
-        children = np.stack([self.left, self.right], axis=1)  # column 0: go left, 1: go right
-        node = np.tile(self.roots, n)
-        row_offset = np.repeat(np.arange(n, dtype=np.int64) * width, n_trees)
-        active = np.arange(n * n_trees)
-        for _ in range(self.depth):
-            current = node[active]
-            feature = self.feature[current]
-            inner = feature >= 0
-            if not inner.all():
-                active, current, feature = active[inner], current[inner], feature[inner]
-                if active.size == 0:
-                    break
-            go_right = flat_x[row_offset[active] + feature] > self.threshold[current]
-            node[active] = children[current, go_right.view(np.int8)]
-        return self.value[node].reshape(n, n_trees).sum(axis=1) + self.base
+    def _native(self) -> dict[str, np.ndarray]:
+        """The node arrays in the dtypes and layout the core reads (converted once per model)."""
+        ints = {name: np.ascontiguousarray(getattr(self, name), np.int32) for name in ("feature", "left", "right", "roots")}
+        floats = {name: np.ascontiguousarray(getattr(self, name), np.float64) for name in ("threshold", "value")}
+        return {**ints, **floats}
 
     def read_features(self) -> frozenset[str]:
         """Names of the features some split reads (the others cannot change a score)."""

@@ -1,0 +1,635 @@
+//! The document model: one walk over the DOM into an element table and blocks.
+//!
+//! Elements are listed in document pre-order, so a parent's index is always
+//! smaller than its children's. Blocks are segmented as jusText does: every
+//! block-level element and every run of two or more `<br>` ends the current
+//! block and starts a new one. Each block knows the element that delimits it
+//! (its innermost open block-level element); each element knows the range of
+//! blocks its subtree holds. The walk follows the tree's links, never the
+//! call stack, so depth costs nothing.
+
+use crate::dom::{Dom, Kind, NodeId, NONE};
+use crate::text::{collapse_whitespace, hides, is_all_space, pre_text, split_count};
+
+/// What the walk does with an element, by tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Role(u8);
+
+impl Role {
+    const INLINE: Role = Role(0);
+    const BLOCK: u8 = 1;
+    const PRE: u8 = 2;
+    const ANCHOR: u8 = 4;
+    const HEADING: u8 = 8;
+    const SKIP: u8 = 16;
+    const BR: u8 = 32;
+    const MATH: u8 = 64;
+    /// Roles that hold for everything inside the element.
+    const INHERITED: u8 = Role::ANCHOR | Role::PRE;
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+}
+
+/// Block-level elements: each starts and ends a block.
+pub fn is_block_tag(tag: &str) -> bool {
+    matches!(
+        tag,
+        "blockquote"
+            | "caption"
+            | "center"
+            | "col"
+            | "colgroup"
+            | "dd"
+            | "div"
+            | "dl"
+            | "dt"
+            | "fieldset"
+            | "form"
+            | "legend"
+            | "li"
+            | "optgroup"
+            | "option"
+            | "p"
+            | "table"
+            | "td"
+            | "tfoot"
+            | "th"
+            | "thead"
+            | "tr"
+            | "ul"
+            | "ol"
+            | "article"
+            | "aside"
+            | "section"
+            | "nav"
+            | "header"
+            | "footer"
+            | "main"
+            | "figure"
+            | "figcaption"
+            | "details"
+            | "summary"
+            | "address"
+            | "hgroup"
+            | "menu"
+            | "dialog"
+            | "search"
+            | "body"
+            | "html"
+            | "tbody"
+    )
+}
+
+pub fn is_heading_tag(tag: &str) -> bool {
+    matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+}
+
+/// Elements whose content is never page text. MathML is page text (browsers render it);
+/// its `<annotation>` encodings (TeX, say) are not rendered.
+pub fn is_skipped_tag(tag: &str) -> bool {
+    matches!(
+        tag,
+        "script"
+            | "style"
+            | "template"
+            | "iframe"
+            | "object"
+            | "embed"
+            | "svg"
+            | "canvas"
+            | "video"
+            | "audio"
+            | "map"
+            | "head"
+            | "annotation"
+            | "annotation-xml"
+    )
+}
+
+fn role(tag: &str) -> Role {
+    if is_heading_tag(tag) {
+        return Role(Role::BLOCK | Role::HEADING);
+    }
+    match tag {
+        "pre" | "textarea" => Role(Role::BLOCK | Role::PRE),
+        "a" => Role(Role::ANCHOR),
+        "br" => Role(Role::BR),
+        "math" => Role(Role::MATH),
+        _ if is_block_tag(tag) => Role(Role::BLOCK),
+        _ if is_skipped_tag(tag) => Role(Role::SKIP),
+        _ => Role::INLINE,
+    }
+}
+
+/// A run of text and the element that directly holds it. `text` is a text node, or
+/// [`NONE`] for the line break a single `<br>` stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub text: NodeId,
+    pub element: u32,
+}
+
+/// A segment of text between two block boundaries, with its shallow statistics.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Whitespace-collapsed text (`pre` keeps its line breaks).
+    pub text: String,
+    /// Index of the delimiting element.
+    pub element: u32,
+    /// This block's spans: `spans[start..end]` of [`Document::spans`].
+    pub span_start: u32,
+    pub span_end: u32,
+    /// Characters (Unicode scalar values) of `text`.
+    pub chars: u32,
+    pub words: u32,
+    pub link_chars: u32,
+    pub link_words: u32,
+    /// Start tags opened while this block was read.
+    pub tags: u32,
+    pub is_heading: bool,
+    /// Characters of block text before this block.
+    pub offset: u64,
+}
+
+/// The page facts that live outside its text: `<title>`, meta tags, JSON-LD, the canonical link.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeadFacts {
+    pub title: String,
+    pub meta: Vec<(String, String)>,
+    pub json_ld: Vec<String>,
+}
+
+/// A page's element table, blocks and head facts.
+#[derive(Debug, Default)]
+pub struct Document {
+    /// The DOM node of each element.
+    pub nodes: Vec<NodeId>,
+    /// Parent element index of each element; -1 for the root.
+    pub parents: Vec<i64>,
+    pub depths: Vec<i64>,
+    /// Blocks `[first_blocks[i], end_blocks[i])` lie inside element `i`.
+    pub first_blocks: Vec<i64>,
+    pub end_blocks: Vec<i64>,
+    /// Elements whose content was not walked (script, style, head ...).
+    pub skipped: Vec<u32>,
+    pub blocks: Vec<Block>,
+    pub spans: Vec<Span>,
+    pub head: HeadFacts,
+}
+
+impl Document {
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The text of one span.
+    pub fn span_text<'a>(&self, dom: &'a Dom, span: Span) -> &'a str {
+        if span.text == NONE {
+            "\n"
+        } else {
+            dom.text(span.text)
+        }
+    }
+}
+
+/// The counters of the block being read.
+#[derive(Default)]
+struct Pending {
+    spans_from: usize,
+    has_text: bool,
+    pre: bool,
+    link_chars: u32,
+    link_words: u32,
+    tags: u32,
+    brs: u32,
+}
+
+/// An element the walk is inside of.
+struct Open {
+    node: NodeId,
+    index: usize,
+    role: Role,
+    /// The inherited bits outside this element.
+    inherited: u8,
+}
+
+struct Walker<'a> {
+    dom: &'a Dom,
+    doc: Document,
+    pending: Pending,
+    block_owners: Vec<u32>,
+    headings: u32,
+}
+
+impl Walker<'_> {
+    /// Make a block of the pending text, when there is any, and start a new one.
+    fn flush(&mut self) {
+        if self.pending.has_text {
+            self.add_block();
+        }
+        self.pending = Pending {
+            spans_from: self.doc.spans.len(),
+            ..Pending::default()
+        };
+    }
+
+    fn add_block(&mut self) {
+        let owner = *self.block_owners.last().unwrap_or(&0);
+        let spans = &self.doc.spans[self.pending.spans_from..];
+        let mut raw = String::new();
+        for span in spans {
+            raw.push_str(self.doc.span_text(self.dom, *span));
+        }
+        let (text, words) = if self.pending.pre {
+            let text = pre_text(&raw);
+            let words = split_count(&text);
+            (text, words)
+        } else {
+            collapse_whitespace(&raw)
+        };
+        let chars = text.chars().count() as u32;
+        let tag = self.dom.tag(self.doc.nodes[owner as usize]);
+        let offset = self
+            .doc
+            .blocks
+            .last()
+            .map_or(0, |b| b.offset + u64::from(b.chars));
+        self.doc.blocks.push(Block {
+            text,
+            element: owner,
+            span_start: self.pending.spans_from as u32,
+            span_end: self.doc.spans.len() as u32,
+            chars,
+            words: words as u32,
+            link_chars: self.pending.link_chars.min(chars),
+            link_words: self.pending.link_words,
+            tags: self.pending.tags,
+            is_heading: self.headings > 0 || is_heading_tag(tag),
+            offset,
+        });
+    }
+
+    fn add_text(&mut self, node: NodeId, parent: usize, inherited: u8) {
+        let text = self.dom.text(node);
+        if text.is_empty() {
+            return;
+        }
+        let span = Span {
+            text: node,
+            element: parent as u32,
+        };
+        if !is_all_space(text) {
+            self.doc.spans.push(span);
+            self.pending.has_text = true;
+            self.pending.brs = 0;
+            if inherited & Role::PRE != 0 {
+                self.pending.pre = true;
+            }
+            if inherited & Role::ANCHOR != 0 {
+                let (collapsed, words) = collapse_whitespace(text);
+                self.pending.link_chars += collapsed.chars().count() as u32;
+                self.pending.link_words += words as u32;
+            }
+        } else if self.pending.has_text || inherited & Role::PRE != 0 {
+            // White space before a block's first text is not kept.
+            self.doc.spans.push(span);
+        }
+    }
+
+    /// Record element `node`; returns its index.
+    fn add_element(&mut self, node: NodeId, parent: i64, depth: i64) -> usize {
+        let index = self.doc.nodes.len();
+        self.doc.nodes.push(node);
+        self.doc.parents.push(parent);
+        self.doc.depths.push(depth);
+        self.doc.first_blocks.push(self.doc.blocks.len() as i64);
+        self.doc.end_blocks.push(self.doc.blocks.len() as i64);
+        index
+    }
+
+    /// A `<br>`: one is a line break inside the block, a second in a row ends the block.
+    fn line_break(&mut self, index: usize) {
+        if self.pending.brs == 0 {
+            self.doc.spans.push(Span {
+                text: NONE,
+                element: index as u32,
+            });
+            self.pending.brs = 1;
+        } else {
+            self.flush();
+            self.pending.brs = 1;
+        }
+    }
+
+    fn is_hidden_math(&self, node: NodeId) -> bool {
+        let parent = self.dom.node(node).parent;
+        [node, parent].into_iter().any(|n| {
+            n != NONE
+                && self.dom.node(n).kind == Kind::Element
+                && self.dom.attr(n, "style").is_some_and(hides)
+        })
+    }
+
+    /// Close the innermost open element.
+    fn close(&mut self, open: &Open) {
+        if open.role.has(Role::BLOCK) {
+            self.flush();
+            self.block_owners.pop();
+            if open.role.has(Role::HEADING) {
+                self.headings -= 1;
+            }
+            self.doc.end_blocks[open.index] = self.doc.blocks.len() as i64;
+        } else {
+            self.doc.end_blocks[open.index] =
+                self.doc.blocks.len() as i64 + i64::from(self.pending.has_text);
+        }
+    }
+
+    fn walk(&mut self, root: NodeId) {
+        let mut open: Vec<Open> = Vec::new();
+        let mut node = root;
+        // Whether `node` is still to be entered (else: go on past it).
+        let mut enter = true;
+        loop {
+            if !enter {
+                // Past `node`: on to its next sibling, or out of the open elements.
+                let mut next = if open.is_empty() {
+                    NONE
+                } else {
+                    self.dom.node(node).next_sibling
+                };
+                while next == NONE {
+                    let Some(done) = open.pop() else { break };
+                    self.close(&done);
+                    if open.is_empty() {
+                        break;
+                    }
+                    next = self.dom.node(done.node).next_sibling;
+                }
+                if next == NONE {
+                    break;
+                }
+                node = next;
+            }
+            enter = false;
+            let (parent, inherited) = open.last().map_or((-1, 0), |o| {
+                (o.index as i64, o.inherited | (o.role.0 & Role::INHERITED))
+            });
+            match self.dom.node(node).kind {
+                Kind::Text if parent >= 0 => self.add_text(node, parent as usize, inherited),
+                Kind::Element => {
+                    if let Some(child) = self.enter_element(node, parent, open.len() as i64) {
+                        let index = self.doc.len() - 1;
+                        open.push(Open {
+                            node,
+                            index,
+                            role: child.0,
+                            inherited,
+                        });
+                        if child.1 != NONE {
+                            node = child.1;
+                            enter = true;
+                        } else {
+                            // Opened without children: close it at once.
+                            let done = open.pop().expect("just pushed");
+                            self.close(&done);
+                            if open.is_empty() {
+                                break;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.flush();
+    }
+
+    /// Record an element; returns its role and first child when the walk goes inside it.
+    fn enter_element(&mut self, node: NodeId, parent: i64, depth: i64) -> Option<(Role, NodeId)> {
+        let tag = self.dom.tag(node);
+        let mut role = role(tag);
+        if role.has(Role::BLOCK) {
+            self.flush();
+        }
+        let index = self.add_element(node, parent, depth);
+        if role.has(Role::SKIP) || (role.has(Role::MATH) && self.is_hidden_math(node)) {
+            collect_head_facts(self.dom, node, tag, &mut self.doc.head);
+            self.doc.skipped.push(index as u32);
+            return None;
+        }
+        if role.has(Role::BR) {
+            self.line_break(index);
+            return None;
+        }
+        if role.has(Role::MATH) {
+            role = Role::INLINE;
+        }
+        self.pending.tags += 1;
+        let child = self.dom.node(node).first_child;
+        if role == Role::INLINE && child == NONE {
+            self.doc.end_blocks[index] =
+                self.doc.blocks.len() as i64 + i64::from(self.pending.has_text);
+            return None;
+        }
+        if role.has(Role::BLOCK) {
+            self.block_owners.push(index as u32);
+        }
+        if role.has(Role::HEADING) {
+            self.headings += 1;
+        }
+        Some((role, child))
+    }
+}
+
+fn is_json_ld(dom: &Dom, node: NodeId) -> bool {
+    dom.attr(node, "type").is_some_and(|t| {
+        t.trim()
+            .to_ascii_lowercase()
+            .starts_with("application/ld+json")
+    })
+}
+
+/// Title, meta tags and JSON-LD live in elements whose text is not page text.
+fn collect_head_facts(dom: &Dom, node: NodeId, tag: &str, facts: &mut HeadFacts) {
+    if tag == "head" {
+        for child in dom.descendants(node).skip(1) {
+            if dom.node(child).kind == Kind::Element {
+                head_child(dom, child, facts);
+            }
+        }
+    } else if tag == "script" && is_json_ld(dom, node) {
+        facts.json_ld.push(dom.text_content(node));
+    }
+}
+
+fn head_child(dom: &Dom, node: NodeId, facts: &mut HeadFacts) {
+    match dom.tag(node) {
+        "title" if facts.title.is_empty() => {
+            facts.title = collapse_whitespace(&dom.text_content(node)).0;
+        }
+        "meta" => {
+            let key = ["property", "name", "itemprop", "http-equiv"]
+                .iter()
+                .find_map(|name| dom.attr(node, name).filter(|v| !v.is_empty()));
+            if let (Some(key), Some(content)) = (key, dom.attr(node, "content")) {
+                facts
+                    .meta
+                    .push((key.trim().to_lowercase(), content.to_owned()));
+            }
+        }
+        "script" if is_json_ld(dom, node) => facts.json_ld.push(dom.text_content(node)),
+        "link" => {
+            let canonical = dom.attr(node, "rel").is_some_and(|rel| {
+                rel.to_lowercase()
+                    .split_whitespace()
+                    .any(|r| r == "canonical")
+            });
+            if let Some(href) = dom
+                .attr(node, "href")
+                .filter(|h| canonical && !h.is_empty())
+            {
+                facts.meta.push(("canonical".to_owned(), href.to_owned()));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Walk `dom` from its root element into a [`Document`].
+pub fn build(dom: &Dom) -> Document {
+    let mut walker = Walker {
+        dom,
+        doc: Document::default(),
+        pending: Pending::default(),
+        block_owners: vec![0],
+        headings: 0,
+    };
+    if let Some(root) = dom.root_element() {
+        walker.walk(root);
+    }
+    walker.doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::{parse, Limits};
+
+    fn document(html: &str) -> (Dom, Document) {
+        let dom = parse(html, Limits::default());
+        let doc = build(&dom);
+        (dom, doc)
+    }
+
+    fn texts(html: &str) -> Vec<String> {
+        document(html)
+            .1
+            .blocks
+            .into_iter()
+            .map(|b| b.text)
+            .collect()
+    }
+
+    #[test]
+    fn block_tags_split_and_inline_tags_do_not() {
+        assert_eq!(
+            texts("<p>a <b>bold</b> c</p><div>d<p>e</p>f</div>"),
+            ["a bold c", "d", "e", "f"]
+        );
+    }
+
+    #[test]
+    fn one_br_is_a_line_break_and_two_end_the_block() {
+        let (dom, doc) = document("<p>a<br>b<br> <br>c</p>");
+        let blocks: Vec<&str> = doc.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(blocks, ["a b", "c"]);
+        let first = &doc.blocks[0];
+        let spans: Vec<&str> = doc.spans[first.span_start as usize..first.span_end as usize]
+            .iter()
+            .map(|s| doc.span_text(&dom, *s))
+            .collect();
+        // White space after a block's text is kept in its spans, not in its text.
+        assert_eq!(spans[..3], ["a", "\n", "b"]);
+    }
+
+    #[test]
+    fn skipped_elements_give_no_text_but_head_facts() {
+        let (_, doc) = document(
+            "<html><head><title> The  title </title><meta property='og:title' content='OG'>\
+             <link rel='Canonical' href='/c'></head><body><script>var x;</script>\
+             <script type='application/ld+json'>{\"a\":1}</script><style>p{}</style><p>text</p></body></html>",
+        );
+        assert_eq!(doc.blocks.len(), 1);
+        assert_eq!(doc.head.title, "The title");
+        assert_eq!(
+            doc.head.meta,
+            [
+                ("og:title".to_owned(), "OG".to_owned()),
+                ("canonical".to_owned(), "/c".to_owned())
+            ]
+        );
+        assert_eq!(doc.head.json_ld, ["{\"a\":1}"]);
+        assert_eq!(doc.skipped.len(), 4);
+    }
+
+    #[test]
+    fn link_counts_and_heading_flags() {
+        let (_, doc) =
+            document("<h2>Title <a href=x>here</a></h2><p>see <a href=y>the  other page</a></p>");
+        assert!(doc.blocks[0].is_heading && !doc.blocks[1].is_heading);
+        assert_eq!(
+            (doc.blocks[1].link_chars, doc.blocks[1].link_words),
+            (14, 3)
+        );
+        assert_eq!(doc.blocks[1].words, 4);
+    }
+
+    #[test]
+    fn pre_keeps_its_lines() {
+        assert_eq!(
+            texts("<pre>\n\n  a = 1\n    b\n\n</pre>"),
+            ["  a = 1\n    b"]
+        );
+    }
+
+    #[test]
+    fn hidden_math_is_skipped_and_visible_math_is_text() {
+        assert_eq!(
+            texts("<p>x <math style='display:none'><mi>y</mi></math> <math><mi>z</mi></math></p>"),
+            ["x z"]
+        );
+    }
+
+    #[test]
+    fn element_ranges_nest_and_offsets_accumulate() {
+        let (_, doc) =
+            document("<div><p>one</p><ul><li>two</li><li>three</li></ul></div><p>four</p>");
+        for i in 0..doc.len() {
+            let parent = doc.parents[i];
+            assert!(doc.first_blocks[i] <= doc.end_blocks[i]);
+            if parent >= 0 {
+                let p = parent as usize;
+                assert!(p < i && doc.depths[i] == doc.depths[p] + 1);
+                assert!(
+                    doc.first_blocks[p] <= doc.first_blocks[i]
+                        && doc.end_blocks[i] <= doc.end_blocks[p]
+                );
+            }
+        }
+        let offsets: Vec<u64> = doc.blocks.iter().map(|b| b.offset).collect();
+        assert_eq!(offsets, [0, 3, 6, 11]);
+    }
+
+    #[test]
+    fn half_a_million_list_items_are_walked_without_recursion() {
+        let html = "<ul>".to_owned() + &"<li>item</li>".repeat(500_000) + "</ul>";
+        assert_eq!(document(&html).1.blocks.len(), 500_000);
+    }
+}

@@ -1,0 +1,504 @@
+//! A compact arena DOM and the `TreeSink` that html5ever's tree builder writes into.
+//!
+//! Nodes live in one vector and refer to each other by index, so building a
+//! page of a million elements is a million pushes, not a million allocations,
+//! and every later pass can follow the links without recursion. The sink also
+//! keeps the depth of the tree builder's insertion point, which the depth
+//! filter (`parse.rs`) reads to keep the builder's stack of open elements short.
+
+use std::borrow::Cow;
+use std::cell::{Cell, Ref, RefCell};
+use std::collections::HashMap;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::{ns, Attribute, LocalName, QualName};
+
+/// Index of a node in [`Dom::nodes`].
+pub type NodeId = u32;
+/// The absent link: no parent, child or sibling.
+pub const NONE: NodeId = u32::MAX;
+
+/// What a node is. `data` in [`Node`] indexes the element or text tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The document, or a template's content fragment.
+    Document,
+    Element,
+    Text,
+    /// Comments, doctypes and processing instructions: never page text.
+    Other,
+}
+
+/// One node's links. Links are [`NONE`] where absent.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub kind: Kind,
+    /// Index into [`Dom::names`]/[`Dom::attrs`] for elements, into [`Dom::texts`] for text.
+    pub data: u32,
+    pub parent: NodeId,
+    pub first_child: NodeId,
+    pub last_child: NodeId,
+    pub prev_sibling: NodeId,
+    pub next_sibling: NodeId,
+    /// Depth below the document when the node was inserted (the document is 0).
+    pub depth: u32,
+}
+
+impl Node {
+    fn new(kind: Kind, data: u32) -> Self {
+        Node {
+            kind,
+            data,
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            prev_sibling: NONE,
+            next_sibling: NONE,
+            depth: 0,
+        }
+    }
+}
+
+/// A parsed page.
+#[derive(Debug, Default)]
+pub struct Dom {
+    pub nodes: Vec<Node>,
+    pub names: Vec<QualName>,
+    pub attrs: Vec<Vec<Attr>>,
+    pub texts: Vec<String>,
+}
+
+/// One attribute: its local name (namespaces of foreign attributes are not kept) and value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attr {
+    pub name: LocalName,
+    pub value: String,
+}
+
+impl Dom {
+    /// The document node.
+    pub const DOCUMENT: NodeId = 0;
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// The local name of element `id` (`""` for other nodes).
+    pub fn tag(&self, id: NodeId) -> &str {
+        let node = self.node(id);
+        if node.kind == Kind::Element {
+            &self.names[node.data as usize].local
+        } else {
+            ""
+        }
+    }
+
+    /// Whether element `id` is in the HTML namespace.
+    pub fn is_html(&self, id: NodeId) -> bool {
+        let node = self.node(id);
+        node.kind == Kind::Element && self.names[node.data as usize].ns == ns!(html)
+    }
+
+    /// The attributes of element `id` (empty for other nodes).
+    pub fn attributes(&self, id: NodeId) -> &[Attr] {
+        let node = self.node(id);
+        if node.kind == Kind::Element {
+            &self.attrs[node.data as usize]
+        } else {
+            &[]
+        }
+    }
+
+    /// The value of attribute `name` of element `id`.
+    pub fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
+        self.attributes(id)
+            .iter()
+            .find(|a| &*a.name == name)
+            .map(|a| &*a.value)
+    }
+
+    /// The text of a text node (`""` for other nodes).
+    pub fn text(&self, id: NodeId) -> &str {
+        let node = self.node(id);
+        if node.kind == Kind::Text {
+            &self.texts[node.data as usize]
+        } else {
+            ""
+        }
+    }
+
+    /// The document's root element (`<html>`), if the parse produced one.
+    pub fn root_element(&self) -> Option<NodeId> {
+        let mut child = self.node(Self::DOCUMENT).first_child;
+        while child != NONE {
+            if self.node(child).kind == Kind::Element {
+                return Some(child);
+            }
+            child = self.node(child).next_sibling;
+        }
+        None
+    }
+
+    /// Node `id` and its descendants in document order, without recursion.
+    pub fn descendants(&self, id: NodeId) -> Descendants<'_> {
+        Descendants {
+            dom: self,
+            root: id,
+            next: id,
+        }
+    }
+
+    /// The concatenated text of the text nodes below `id`.
+    pub fn text_content(&self, id: NodeId) -> String {
+        let mut out = String::new();
+        for node in self.descendants(id) {
+            out.push_str(self.text(node));
+        }
+        out
+    }
+}
+
+/// Pre-order iterator over a subtree; see [`Dom::descendants`].
+pub struct Descendants<'a> {
+    dom: &'a Dom,
+    root: NodeId,
+    next: NodeId,
+}
+
+impl Iterator for Descendants<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        let current = self.next;
+        if current == NONE {
+            return None;
+        }
+        let node = self.dom.node(current);
+        self.next = if node.first_child == NONE {
+            self.after(current)
+        } else {
+            node.first_child
+        };
+        Some(current)
+    }
+}
+
+impl Descendants<'_> {
+    /// The node after `id`'s subtree, staying inside the root's subtree.
+    fn after(&self, mut id: NodeId) -> NodeId {
+        while id != self.root {
+            let node = self.dom.node(id);
+            if node.next_sibling != NONE {
+                return node.next_sibling;
+            }
+            id = node.parent;
+        }
+        NONE
+    }
+}
+
+impl From<Attribute> for Attr {
+    fn from(attr: Attribute) -> Self {
+        Attr {
+            name: attr.name.local,
+            value: String::from(&*attr.value),
+        }
+    }
+}
+
+/// html5ever's void elements: inserted and never pushed on the stack of open elements.
+pub fn is_void(tag: &str) -> bool {
+    matches!(
+        tag,
+        "area"
+            | "base"
+            | "basefont"
+            | "bgsound"
+            | "br"
+            | "col"
+            | "embed"
+            | "frame"
+            | "hr"
+            | "image"
+            | "img"
+            | "input"
+            | "keygen"
+            | "link"
+            | "meta"
+            | "param"
+            | "source"
+            | "track"
+            | "wbr"
+    )
+}
+
+/// The tree builder's sink. Interior mutability because html5ever's sink API takes `&self`.
+pub struct Sink {
+    dom: RefCell<Dom>,
+    templates: RefCell<HashMap<NodeId, NodeId>>,
+    /// The element whose name the tree builder asked for last (see [`Sink::probe_current`]).
+    named: Cell<NodeId>,
+}
+
+impl Default for Sink {
+    fn default() -> Self {
+        let mut dom = Dom::default();
+        dom.nodes.push(Node::new(Kind::Document, 0));
+        Sink {
+            dom: RefCell::new(dom),
+            templates: RefCell::new(HashMap::new()),
+            named: Cell::new(NONE),
+        }
+    }
+}
+
+impl Sink {
+    /// The depth of the element `ask` makes the tree builder name, or 0 when it names none.
+    ///
+    /// The tree builder reads element names through [`TreeSink::elem_name`]; asking it
+    /// whether its current node is foreign content makes it name that node, which is how
+    /// the depth filter learns where the next element would go without a copy of the
+    /// builder's stack of open elements.
+    pub fn probe_current(&self, ask: impl FnOnce()) -> u32 {
+        self.named.set(NONE);
+        ask();
+        let named = self.named.get();
+        if named == NONE {
+            0
+        } else {
+            self.dom.borrow().node(named).depth
+        }
+    }
+
+    fn add(&self, kind: Kind, data: u32) -> NodeId {
+        let mut dom = self.dom.borrow_mut();
+        let id = NodeId::try_from(dom.nodes.len()).expect("more nodes than a page can hold");
+        dom.nodes.push(Node::new(kind, data));
+        id
+    }
+
+    fn new_other(&self) -> NodeId {
+        self.add(Kind::Other, 0)
+    }
+
+    fn new_text(dom: &mut Dom, text: &str) -> NodeId {
+        let data = dom.texts.len() as u32;
+        dom.texts.push(text.to_owned());
+        let id = dom.nodes.len() as NodeId;
+        dom.nodes.push(Node::new(Kind::Text, data));
+        id
+    }
+
+    /// The text node `id` if it is one, to merge adjacent text into.
+    fn text_node(dom: &Dom, id: NodeId) -> Option<u32> {
+        (id != NONE && dom.node(id).kind == Kind::Text).then(|| dom.node(id).data)
+    }
+}
+
+fn detach(dom: &mut Dom, id: NodeId) {
+    let Node {
+        parent,
+        prev_sibling: prev,
+        next_sibling: next,
+        ..
+    } = *dom.node(id);
+    if parent == NONE {
+        return;
+    }
+    if prev == NONE {
+        dom.nodes[parent as usize].first_child = next;
+    } else {
+        dom.nodes[prev as usize].next_sibling = next;
+    }
+    if next == NONE {
+        dom.nodes[parent as usize].last_child = prev;
+    } else {
+        dom.nodes[next as usize].prev_sibling = prev;
+    }
+    let node = &mut dom.nodes[id as usize];
+    node.parent = NONE;
+    node.prev_sibling = NONE;
+    node.next_sibling = NONE;
+}
+
+/// Link `id` as `parent`'s child, before `before` (or last when `before` is [`NONE`]).
+fn link(dom: &mut Dom, parent: NodeId, id: NodeId, before: NodeId) {
+    detach(dom, id);
+    let prev = if before == NONE {
+        dom.node(parent).last_child
+    } else {
+        dom.node(before).prev_sibling
+    };
+    let depth = dom.node(parent).depth + 1;
+    {
+        let node = &mut dom.nodes[id as usize];
+        node.parent = parent;
+        node.prev_sibling = prev;
+        node.next_sibling = before;
+        node.depth = depth;
+    }
+    if prev == NONE {
+        dom.nodes[parent as usize].first_child = id;
+    } else {
+        dom.nodes[prev as usize].next_sibling = id;
+    }
+    if before == NONE {
+        dom.nodes[parent as usize].last_child = id;
+    } else {
+        dom.nodes[before as usize].prev_sibling = id;
+    }
+}
+
+impl Sink {
+    fn insert(&self, parent: NodeId, before: NodeId, child: NodeOrText<NodeId>) {
+        let mut dom = self.dom.borrow_mut();
+        match child {
+            NodeOrText::AppendNode(id) => {
+                link(&mut dom, parent, id, before);
+            }
+            NodeOrText::AppendText(text) => {
+                let neighbour = if before == NONE {
+                    dom.node(parent).last_child
+                } else {
+                    dom.node(before).prev_sibling
+                };
+                if let Some(data) = Self::text_node(&dom, neighbour) {
+                    dom.texts[data as usize].push_str(&text);
+                } else {
+                    let id = Self::new_text(&mut dom, &text);
+                    link(&mut dom, parent, id, before);
+                }
+            }
+        }
+    }
+}
+
+impl TreeSink for Sink {
+    type Handle = NodeId;
+    type Output = Dom;
+    type ElemName<'a> = Ref<'a, QualName>;
+
+    fn finish(self) -> Dom {
+        self.dom.into_inner()
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> NodeId {
+        Dom::DOCUMENT
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a NodeId) -> Ref<'a, QualName> {
+        self.named.set(*target);
+        Ref::map(self.dom.borrow(), |dom| {
+            let node = dom.node(*target);
+            assert!(node.kind == Kind::Element, "not an element");
+            &dom.names[node.data as usize]
+        })
+    }
+
+    fn create_element(
+        &self,
+        name: QualName,
+        attrs: Vec<Attribute>,
+        _flags: ElementFlags,
+    ) -> NodeId {
+        let data = {
+            let mut dom = self.dom.borrow_mut();
+            let data = dom.names.len() as u32;
+            dom.names.push(name);
+            dom.attrs.push(attrs.into_iter().map(Attr::from).collect());
+            data
+        };
+        self.add(Kind::Element, data)
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> NodeId {
+        self.new_other()
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> NodeId {
+        self.new_other()
+    }
+
+    fn append(&self, parent: &NodeId, child: NodeOrText<NodeId>) {
+        self.insert(*parent, NONE, child);
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &NodeId,
+        prev_element: &NodeId,
+        child: NodeOrText<NodeId>,
+    ) {
+        let has_parent = self.dom.borrow().node(*element).parent != NONE;
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(
+        &self,
+        _name: StrTendril,
+        _public_id: StrTendril,
+        _system_id: StrTendril,
+    ) {
+        let id = self.new_other();
+        self.insert(Dom::DOCUMENT, NONE, NodeOrText::AppendNode(id));
+    }
+
+    fn get_template_contents(&self, target: &NodeId) -> NodeId {
+        if let Some(&fragment) = self.templates.borrow().get(target) {
+            return fragment;
+        }
+        let fragment = self.add(Kind::Document, 0);
+        {
+            let mut dom = self.dom.borrow_mut();
+            let depth = dom.node(*target).depth + 1;
+            dom.nodes[fragment as usize].depth = depth;
+        }
+        self.templates.borrow_mut().insert(*target, fragment);
+        fragment
+    }
+
+    fn same_node(&self, x: &NodeId, y: &NodeId) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &NodeId, new_node: NodeOrText<NodeId>) {
+        let parent = self.dom.borrow().node(*sibling).parent;
+        if parent != NONE {
+            self.insert(parent, *sibling, new_node);
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &NodeId, attrs: Vec<Attribute>) {
+        let mut dom = self.dom.borrow_mut();
+        let data = dom.node(*target).data as usize;
+        let existing = &mut dom.attrs[data];
+        for attr in attrs {
+            if !existing.iter().any(|a| a.name == attr.name.local) {
+                existing.push(Attr::from(attr));
+            }
+        }
+    }
+
+    fn remove_from_parent(&self, target: &NodeId) {
+        detach(&mut self.dom.borrow_mut(), *target);
+    }
+
+    fn reparent_children(&self, node: &NodeId, new_parent: &NodeId) {
+        let mut dom = self.dom.borrow_mut();
+        let mut child = dom.node(*node).first_child;
+        while child != NONE {
+            let next = dom.node(child).next_sibling;
+            link(&mut dom, *new_parent, child, NONE);
+            child = next;
+        }
+    }
+}

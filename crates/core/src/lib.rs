@@ -1,0 +1,14 @@
+//! thresher's native core: hostile-safe HTML parsing into an arena DOM, and the
+//! walk that turns it into the block document every extraction algorithm reads.
+//!
+//! Nothing here knows Python; `crates/python` exposes it as `thresher._core`.
+
+pub mod document;
+pub mod dom;
+pub mod parse;
+pub mod text;
+pub mod trees;
+
+pub use document::{build, Block, Document, HeadFacts, Span};
+pub use dom::Dom;
+pub use parse::{parse, Limits};

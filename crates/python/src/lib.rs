@@ -1,0 +1,203 @@
+//! `thresher._core`: the native core's Python face.
+//!
+//! Parsing and the document walk run with the GIL released; only the
+//! conversion of their columns into Python objects holds it. Integer columns
+//! come back as read-only-able numpy arrays, strings as one list per column.
+
+use std::collections::HashMap;
+
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use thresher_core::document::{is_skipped_tag, Document};
+use thresher_core::dom::Dom;
+use thresher_core::trees::Ensemble;
+use thresher_core::{build, parse, Limits};
+
+/// One Python string per distinct value, so equal tags and attribute names share an object.
+struct Strings<'py> {
+    py: Python<'py>,
+    seen: HashMap<String, Bound<'py, PyString>>,
+}
+
+impl<'py> Strings<'py> {
+    fn new(py: Python<'py>) -> Self {
+        Strings {
+            py,
+            seen: HashMap::new(),
+        }
+    }
+
+    fn get(&mut self, value: &str) -> Bound<'py, PyString> {
+        if let Some(string) = self.seen.get(value) {
+            return string.clone();
+        }
+        let string = PyString::intern(self.py, value);
+        self.seen.insert(value.to_owned(), string.clone());
+        string
+    }
+}
+
+/// Whether element `index`'s attributes are handed to Python.
+fn wants_attributes(dom: &Dom, doc: &Document, index: usize, all: bool) -> bool {
+    let tag = dom.tag(doc.nodes[index]);
+    all || tag == "html" || is_skipped_tag(tag)
+}
+
+fn attribute_dicts<'py>(
+    py: Python<'py>,
+    dom: &Dom,
+    doc: &Document,
+    all: bool,
+    empty: &Bound<'py, PyAny>,
+    strings: &mut Strings<'py>,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for (index, &node) in doc.nodes.iter().enumerate() {
+        let attrs = dom.attributes(node);
+        if attrs.is_empty() || !wants_attributes(dom, doc, index, all) {
+            list.append(empty)?;
+            continue;
+        }
+        let dict = PyDict::new(py);
+        for attr in attrs {
+            dict.set_item(strings.get(&attr.name), attr.value.as_str())?;
+        }
+        list.append(dict)?;
+    }
+    Ok(list)
+}
+
+fn blocks<'py>(
+    py: Python<'py>,
+    dom: &Dom,
+    doc: &Document,
+    strings: &mut Strings<'py>,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for (index, block) in doc.blocks.iter().enumerate() {
+        let spans = PyTuple::new(
+            py,
+            doc.spans[block.span_start as usize..block.span_end as usize]
+                .iter()
+                .map(|span| (doc.span_text(dom, *span), span.element)),
+        )?;
+        let tag = strings.get(dom.tag(doc.nodes[block.element as usize]));
+        let row = (
+            index,
+            block.text.as_str(),
+            tag,
+            block.element,
+            spans,
+            block.chars,
+            block.words,
+            block.link_chars,
+            block.link_words,
+            block.tags,
+            block.is_heading,
+            block.offset,
+        );
+        list.append(row.into_pyobject(py)?)?;
+    }
+    Ok(list)
+}
+
+/// Parse `html` and walk it into a document.
+///
+/// Returns a dict of columns: ``tags``, ``parents``, ``depths``, ``first_blocks``,
+/// ``end_blocks`` (int64 arrays), ``attrs`` (a dict per element, or ``empty`` for
+/// elements without attributes, and for all but ``<html>`` and skipped elements
+/// unless ``attributes``), ``blocks`` (one tuple per block, in the field order of
+/// ``thresher.blocks.Block``), ``title``, ``meta``, ``json_ld`` and ``skipped``.
+#[pyfunction]
+#[pyo3(signature = (html, *, max_attributes, max_depth, attributes, empty))]
+fn build_document<'py>(
+    py: Python<'py>,
+    html: &Bound<'py, PyString>,
+    max_attributes: usize,
+    max_depth: u32,
+    attributes: bool,
+    empty: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let source = html.to_str()?;
+    let limits = Limits {
+        max_attributes,
+        max_depth,
+    };
+    let (dom, doc) = py.detach(|| {
+        let dom = parse(source, limits);
+        let doc = build(&dom);
+        (dom, doc)
+    });
+    let mut strings = Strings::new(py);
+    let out = PyDict::new(py);
+    let tags = PyList::empty(py);
+    for &node in &doc.nodes {
+        tags.append(strings.get(dom.tag(node)))?;
+    }
+    out.set_item("tags", tags)?;
+    for (name, column) in [
+        ("parents", &doc.parents),
+        ("depths", &doc.depths),
+        ("first_blocks", &doc.first_blocks),
+        ("end_blocks", &doc.end_blocks),
+    ] {
+        let array = PyArray1::from_slice(py, column);
+        array.readwrite().make_nonwriteable();
+        out.set_item(name, array)?;
+    }
+    out.set_item(
+        "attrs",
+        attribute_dicts(py, &dom, &doc, attributes, empty, &mut strings)?,
+    )?;
+    out.set_item("blocks", blocks(py, &dom, &doc, &mut strings)?)?;
+    out.set_item("title", doc.head.title.as_str())?;
+    out.set_item("meta", doc.head.meta.clone())?;
+    out.set_item("json_ld", doc.head.json_ld.clone())?;
+    out.set_item("skipped", doc.skipped.clone())?;
+    Ok(out)
+}
+
+/// The margin of every row of ``x`` (float64, C-contiguous) under the tree ensemble whose
+/// node arrays are given; the GIL is released while the trees are walked.
+#[pyfunction]
+#[pyo3(signature = (x, *, feature, threshold, left, right, value, roots, base))]
+#[allow(clippy::too_many_arguments)]
+fn tree_margins<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray2<'py, f64>,
+    feature: PyReadonlyArray1<'py, i32>,
+    threshold: PyReadonlyArray1<'py, f64>,
+    left: PyReadonlyArray1<'py, i32>,
+    right: PyReadonlyArray1<'py, i32>,
+    value: PyReadonlyArray1<'py, f64>,
+    roots: PyReadonlyArray1<'py, i32>,
+    base: f64,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let (rows, width) = (x.shape()[0], x.shape()[1]);
+    let ensemble = Ensemble {
+        feature: feature.as_slice()?,
+        threshold: threshold.as_slice()?,
+        left: left.as_slice()?,
+        right: right.as_slice()?,
+        value: value.as_slice()?,
+        roots: roots.as_slice()?,
+        base,
+    };
+    let x = x.as_slice()?;
+    let mut out = vec![base; rows];
+    if width > 0 {
+        py.detach(|| ensemble.margins(x, width, &mut out))
+            .map_err(|error| PyValueError::new_err(error.to_string()))?;
+    }
+    Ok(PyArray1::from_vec(py, out))
+}
+
+#[pymodule]
+fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(build_document, module)?)?;
+    module.add_function(wrap_pyfunction!(tree_margins, module)?)?;
+    Ok(())
+}
