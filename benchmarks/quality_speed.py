@@ -29,7 +29,9 @@ Peers (``pip install -e .[peers]``), each used as its documentation shows:
 - ``boilerpy3``: ``ArticleExtractor().get_content(text)`` (the page decoded
   with thresher's decoder first; that time is charged to boilerpy3);
 - ``readability``: readability-lxml ``Document(html).summary()``, the summary's
-  markup reduced to text as the referee reduces ``expected.html``.
+  markup reduced to text as the referee reduces ``expected.html``;
+- ``resiliparse``: ``extract_plain_text(HTMLTree.parse_from_bytes(html, detect_encoding(html)),
+  main_content=True)``, its documented main-content extraction.
 """
 from __future__ import annotations
 
@@ -53,9 +55,9 @@ from thresher.evaluation import (EvaluationResult, Page, ThresherExtractor, dete
 
 Extractor = Callable[[bytes, "str | None"], str]
 DEFAULT_ALGORITHMS = ("thresher", "justext", "declutter", "boilerpipe-article")
-PEERS = ("trafilatura", "justext", "boilerpy3", "readability")
+PEERS = ("trafilatura", "resiliparse", "justext", "boilerpy3", "readability")
 _PEER_DISTRIBUTIONS = {"trafilatura": "trafilatura", "justext": "jusText", "boilerpy3": "boilerpy3",
-                       "readability": "readability-lxml"}
+                       "readability": "readability-lxml", "resiliparse": "Resiliparse"}
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 DEFAULT_DATASETS = (SHARED / "wcxb-dev", SHARED / "readability")
 
@@ -111,8 +113,20 @@ def _readability() -> Extractor:
     return extract
 
 
+def _resiliparse() -> Extractor:
+    from resiliparse.extract.html2text import extract_plain_text
+    from resiliparse.parse.encoding import detect_encoding
+    from resiliparse.parse.html import HTMLTree
+
+    def extract(html: bytes, url: str | None) -> str:
+        return extract_plain_text(HTMLTree.parse_from_bytes(html, detect_encoding(html)), main_content=True)
+
+    return extract
+
+
 _PEER_FACTORIES: dict[str, Callable[[], Extractor]] = {
-    "trafilatura": _trafilatura, "justext": _justext, "boilerpy3": _boilerpy3, "readability": _readability}
+    "trafilatura": _trafilatura, "justext": _justext, "boilerpy3": _boilerpy3, "readability": _readability,
+    "resiliparse": _resiliparse}
 
 
 def peer(name: str) -> Contender | None:
