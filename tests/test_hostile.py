@@ -107,6 +107,19 @@ def test_bad_input_gives_input_error_or_text(name, algorithm):
     assert isinstance(out, str)
 
 
+def test_unknown_algorithm_is_a_thresher_error_that_lists_the_known_ones():
+    import thresher
+    from thresher.errors import ThresherError, UnknownAlgorithm
+
+    for call in (lambda: thresher.extract(b"<p>hello</p>", algorithm="nope"),
+                 lambda: thresher.extract_result("<p>hello</p>", algorithm="nope")):
+        with pytest.raises(UnknownAlgorithm) as caught:
+            call()
+        assert isinstance(caught.value, ThresherError) and isinstance(caught.value, ValueError)
+        assert "'nope'" in str(caught.value) and DEFAULT in str(caught.value)
+        assert set(caught.value.known) == set(ALGORITHMS)
+
+
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_truncated_page_keeps_its_text(algorithm):
     html = article_page("".join(f"<p>{paragraph('Kept', i)}</p>" for i in range(6)))
