@@ -120,6 +120,22 @@ def test_unknown_algorithm_is_a_thresher_error_that_lists_the_known_ones():
         assert set(caught.value.known) == set(ALGORITHMS)
 
 
+DEEP_JSON_LD = ('<script type="application/ld+json">' + "[" * 100_000 + "]" * 100_000 + "</script>"
+                '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Deep data"}</script>')
+
+
+@pytest.mark.parametrize("output", ["text", "markdown", "html", "json"])
+def test_json_ld_nested_100000_deep_is_skipped_and_the_page_extracted(output):
+    out = extract_or_skip(article_page(f"<p>{PAGE_TEXT}</p>") + DEEP_JSON_LD, DEFAULT, output=output)
+    assert "Truncated 1" in out
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_json_ld_nested_100000_deep_with_every_algorithm(algorithm):
+    html = '<script type="application/ld+json">' + "[" * 100_000 + "]" * 100_000 + "</script><p>hello</p>"
+    assert isinstance(extract_or_skip(html, algorithm), str)
+
+
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_truncated_page_keeps_its_text(algorithm):
     html = article_page("".join(f"<p>{paragraph('Kept', i)}</p>" for i in range(6)))
