@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import codecs
 import random
+import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -134,6 +136,33 @@ def test_json_ld_nested_100000_deep_is_skipped_and_the_page_extracted(output):
 def test_json_ld_nested_100000_deep_with_every_algorithm(algorithm):
     html = '<script type="application/ld+json">' + "[" * 100_000 + "]" * 100_000 + "</script><p>hello</p>"
     assert isinstance(extract_or_skip(html, algorithm), str)
+
+
+# Small pages that once crashed an extraction (issue repros, fuzzer finds), one file each.
+HOSTILE_CORPUS = sorted((Path(__file__).parent / "hostile_corpus").glob("*"))
+MARKDOWN_LINK = re.compile(r"\]\(([^)]*)\)")
+
+
+@pytest.mark.parametrize("output", ["text", "markdown", "html", "json"])
+@pytest.mark.parametrize("path", HOSTILE_CORPUS, ids=lambda path: path.name)
+def test_hostile_corpus_gives_input_error_or_text(path, output):
+    try:
+        out = extract_or_skip(path.read_bytes(), DEFAULT, output=output, links=True)
+    except InputError:
+        return
+    assert isinstance(out, str)
+    if output == "markdown":  # a link destination holds no whitespace and nothing that ends it early
+        assert all(not re.search(r'[\s<>"()]', url) for url in MARKDOWN_LINK.findall(out)), out
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_hostile_corpus_with_every_algorithm(algorithm):
+    for path in HOSTILE_CORPUS:
+        try:
+            out = extract_or_skip(path.read_bytes(), algorithm)
+        except InputError:
+            continue
+        assert isinstance(out, str), path.name
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
