@@ -215,3 +215,47 @@ def test_sniff_binary_accepts_text_with_a_few_control_characters():
 
 def test_sniff_binary_refuses_text_full_of_control_characters():
     assert sniff_binary(b"<p>a bell\x07 and an escape\x1b</p>" * 20) == "binary data"
+
+
+# ------------------------------------------------------- WHATWG labels only
+
+NOT_WEB_ENCODINGS = ["punycode", "idna", "rot13", "rot_13", "base64", "utf-7", "utf_7", "hex", "zlib", "bz2",
+                     "uu", "quopri", "unicode_escape", "raw_unicode_escape", "mbcs", "cp037", "utf-32",
+                     "iso-2022-kr", "replacement", "hz-gb-2312"]
+
+
+@pytest.mark.parametrize("label", NOT_WEB_ENCODINGS)
+def test_a_declared_codec_that_is_no_web_encoding_is_ignored(label):
+    for data, content_type in ((f'<meta charset="{label}"><p>hello</p>'.encode(), None),
+                               (b"<p>hello</p>", f"text/html; charset={label}")):
+        result = decode(data, content_type)
+        assert (result.encoding, result.source) == ("utf-8", "utf-8")
+        assert "hello" in result.text
+
+
+@pytest.mark.parametrize("label", ["punycode", "idna", "rot13", "base64", "utf-7", "hex", "zlib"])
+def test_extract_ignores_a_declared_codec_that_is_no_web_encoding(label):
+    import thresher
+
+    page_bytes = f'<meta charset="{label}"><p>hello</p>'.encode()
+    for output in ("text", "markdown", "html", "json"):
+        assert "hello" in thresher.extract(page_bytes, output=output)
+
+
+@pytest.mark.parametrize("label,codec", [
+    ("x-sjis", "shift_jis"), ("ms_kanji", "shift_jis"), ("ascii", "cp1252"), ("ansi_x3.4-1968", "cp1252"),
+    ("l1", "cp1252"), ("iso-8859-9", "cp1254"), ("latin2", "iso8859-2"), ("gb2312", "gb18030"),
+    ("big5", "big5hkscs"), ("euc-kr", "cp949"), ("koi8", "koi8-r"), ("tis-620", "cp874"),
+    ("x-mac-roman", "mac-roman"), ("unicode11utf8", "utf-8"), ("\tUTF8 ", "utf-8"), ("x-user-defined", "cp1252"),
+])
+def test_whatwg_labels_map_to_their_encoding(label, codec):
+    assert normalize_encoding(label) == codec
+
+
+def test_every_label_in_the_table_names_a_working_codec():
+    from thresher.encoding_labels import ENCODINGS, LABEL_CODECS
+
+    for _, codec, labels in ENCODINGS:
+        assert codecs.lookup(codec).name == codec
+        assert "<p>abc</p>".encode(codec).decode(codec) == "<p>abc</p>"
+        assert all(label == label.strip().lower() and LABEL_CODECS[label] == codec for label in labels)

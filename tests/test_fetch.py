@@ -127,3 +127,73 @@ def test_malformed_http_url():
 def test_is_url():
     assert is_url("http://a.example/") and is_url("HTTPS://a.example/")
     assert not is_url("page.html") and not is_url("-")
+
+
+# ------------------------------------------------- the timeout bounds the whole request
+
+TRICKLE_HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Slow: " + b"a" * 4000 + b"\r\n\r\n"
+TRICKLE_BODY = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n"
+
+
+class Trickler:
+    """A raw TCP server on 127.0.0.1 that answers one request by sending ``head`` a byte every
+    ``interval`` seconds (or ``head`` at once and then the body a byte at a time), each read well
+    within any per-read timeout. ``hung_up`` is set when the client closes the connection."""
+
+    def __init__(self, head: bytes, trickle_body: bool, interval: float = 0.1, limit: float = 30.0) -> None:
+        self.head, self.trickle_body, self.interval, self.limit = head, trickle_body, interval, limit
+        self.hung_up = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.listener.getsockname()[1]}/"
+
+    def _serve(self) -> None:
+        conn, _ = self.listener.accept()
+        with conn:
+            conn.recv(65536)  # the request
+            if self.trickle_body:
+                conn.sendall(self.head)
+            payload = b"x" * 100000 if self.trickle_body else self.head
+            stop = time.monotonic() + self.limit
+            for i in range(len(payload)):
+                if time.monotonic() > stop or self._client_gone(conn):
+                    break
+                try:
+                    conn.sendall(payload[i:i + 1])
+                except OSError:
+                    self.hung_up.set()
+                    break
+
+    def _client_gone(self, conn: socket.socket) -> bool:
+        conn.settimeout(self.interval)
+        try:
+            gone = conn.recv(1) == b""
+        except socket.timeout:
+            gone = False
+        except OSError:
+            gone = True
+        if gone:
+            self.hung_up.set()
+        return gone
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+@pytest.mark.parametrize("head,trickle_body", [(TRICKLE_HEAD, False), (TRICKLE_BODY, True)],
+                         ids=["slow-headers", "slow-body"])
+def test_timeout_bounds_a_server_that_trickles(head, trickle_body):
+    server = Trickler(head, trickle_body)
+    try:
+        start = time.monotonic()
+        with pytest.raises(FetchError, match="timed out after 1 s"):
+            fetch(server.url, timeout=1)
+        assert time.monotonic() - start < 5
+        # the abandoned transfer does not linger: its connection is closed soon after
+        assert server.hung_up.wait(10)
+    finally:
+        server.close()

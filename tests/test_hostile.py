@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import codecs
 import random
+import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -105,6 +107,62 @@ def test_bad_input_gives_input_error_or_text(name, algorithm):
         return
     assert expected in ("text", "either"), f"{name}: expected InputError, got {out[:80]!r}"
     assert isinstance(out, str)
+
+
+def test_unknown_algorithm_is_a_thresher_error_that_lists_the_known_ones():
+    import thresher
+    from thresher.errors import ThresherError, UnknownAlgorithm
+
+    for call in (lambda: thresher.extract(b"<p>hello</p>", algorithm="nope"),
+                 lambda: thresher.extract_result("<p>hello</p>", algorithm="nope")):
+        with pytest.raises(UnknownAlgorithm) as caught:
+            call()
+        assert isinstance(caught.value, ThresherError) and isinstance(caught.value, ValueError)
+        assert "'nope'" in str(caught.value) and DEFAULT in str(caught.value)
+        assert set(caught.value.known) == set(ALGORITHMS)
+
+
+DEEP_JSON_LD = ('<script type="application/ld+json">' + "[" * 100_000 + "]" * 100_000 + "</script>"
+                '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Deep data"}</script>')
+
+
+@pytest.mark.parametrize("output", ["text", "markdown", "html", "json"])
+def test_json_ld_nested_100000_deep_is_skipped_and_the_page_extracted(output):
+    out = extract_or_skip(article_page(f"<p>{PAGE_TEXT}</p>") + DEEP_JSON_LD, DEFAULT, output=output)
+    assert "Truncated 1" in out
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_json_ld_nested_100000_deep_with_every_algorithm(algorithm):
+    html = '<script type="application/ld+json">' + "[" * 100_000 + "]" * 100_000 + "</script><p>hello</p>"
+    assert isinstance(extract_or_skip(html, algorithm), str)
+
+
+# Small pages that once crashed an extraction (issue repros, fuzzer finds), one file each.
+HOSTILE_CORPUS = sorted((Path(__file__).parent / "hostile_corpus").glob("*"))
+MARKDOWN_LINK = re.compile(r"\]\(([^)]*)\)")
+
+
+@pytest.mark.parametrize("output", ["text", "markdown", "html", "json"])
+@pytest.mark.parametrize("path", HOSTILE_CORPUS, ids=lambda path: path.name)
+def test_hostile_corpus_gives_input_error_or_text(path, output):
+    try:
+        out = extract_or_skip(path.read_bytes(), DEFAULT, output=output, links=True)
+    except InputError:
+        return
+    assert isinstance(out, str)
+    if output == "markdown":  # a link destination holds no whitespace and nothing that ends it early
+        assert all(not re.search(r'[\s<>"()]', url) for url in MARKDOWN_LINK.findall(out)), out
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_hostile_corpus_with_every_algorithm(algorithm):
+    for path in HOSTILE_CORPUS:
+        try:
+            out = extract_or_skip(path.read_bytes(), algorithm)
+        except InputError:
+            continue
+        assert isinstance(out, str), path.name
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from conftest import algorithm_names, require_model  # noqa: E402
@@ -170,3 +170,153 @@ def test_algorithm_properties(algorithm):
         assert quiet.labels == first.labels and quiet.classification.scores == scores
 
     check()
+
+
+# ------------------------------------------------------------------ fuzzing: only InputError, or a string
+#
+# Random bytes, random tag soup (bad nesting, odd tags and attributes, meta charsets that are and
+# are not web encodings, entities, comments, JSON-LD) in random encodings, and random deeply nested
+# JSON-LD, through ``thresher.extract`` for every output format and algorithm: the only exception
+# allowed is InputError. Pages are built as flat token lists and joined; nothing recurses.
+
+FORMATS = ("text", "markdown", "html", "json")
+FUZZ_EXAMPLES = 300  # each example takes milliseconds; a few seconds per property
+SOUP_TAGS = ("html", "head", "body", "title", "meta", "base", "script", "style", "template", "noscript", "svg",
+             "math", "table", "tr", "td", "select", "option", "textarea", "pre", "plaintext", "xmp", "iframe",
+             "a", "p", "div", "li", "ul", "h1", "br", "img", "article", "main", "nav", "code", "b", "frameset")
+CHARSET_LABELS = ("utf-8", "UTF8", " latin1 ", "x-sjis", "gb2312", "koi8-r", "utf-16", "utf-16be", "iso-2022-jp",
+                  "x-user-defined", "replacement", "punycode", "idna", "rot13", "base64", "utf-7", "hex", "zlib",
+                  "uu", "quopri", "unicode_escape", "cp037", "utf-32", "mbcs", "", "\"", "x" * 41)
+PAGE_ENCODINGS = ("utf-8", "utf-8-sig", "utf-16-le", "utf-16-be", "utf-16", "utf-32", "cp1252", "shift_jis",
+                  "gb18030", "koi8-r", "iso2022_jp", "cp037")
+ODD_ENTITIES = ("&amp;", "&lt", "&#0;", "&#xD800;", "&#x110000;", "&#99999999999;", "&notin;", "&#x;", "&;")
+HOSTILE_URLS = ("javascript:alert(1)", "java\tscript:x", "http://a/\n(b)", "<x>", "%zz", "//", "http://[::1",
+                "mailto:a@b", "data:text/html,x", "http://a/" + "\u202e\u0000\u00a0")
+
+soup_text = st.text(max_size=30)
+soup_names = st.one_of(st.sampled_from(SOUP_TAGS), st.text("abcxyz-:0123_", min_size=1, max_size=6))
+soup_attributes = st.lists(st.tuples(
+    st.one_of(st.sampled_from(("href", "class", "id", "style", "hidden", "type", "charset", "content",
+                               "http-equiv", "itemprop", "lang", "role", "src")), st.text("ab-=\"'<", max_size=4)),
+    st.one_of(soup_text, st.sampled_from(HOSTILE_URLS + CHARSET_LABELS)),
+    st.sampled_from(('"', "'", ""))), max_size=4)
+
+
+def soup_attribute_text(attrs) -> str:
+    return "".join(f" {name}={quote}{value}{quote}" for name, value, quote in attrs)
+
+
+def nested_json(kinds: list[bool], leaf: str, closed: int) -> str:
+    """Arrays (False) and objects (True) nested in ``kinds`` order around ``leaf``; only the
+    innermost ``closed`` levels are closed (the rest stay open: malformed on purpose)."""
+    opens = "".join('{"k": ' if kind else "[" for kind in kinds)
+    closes = "".join("}" if kind else "]" for kind in reversed(kinds))
+    return opens + leaf + closes[:closed]
+
+
+json_leaves = st.sampled_from(('"s"', "1", "null", '"\\"]]}}"', '{"@type": "Article", "headline": "H"}', "",
+                               '"unterminated', "1" * 5000, "[]"))
+
+
+@st.composite
+def nested_json_ld(draw) -> str:
+    depth = draw(st.one_of(st.integers(0, 70), st.integers(70, 5000)))
+    kinds = draw(st.lists(st.booleans(), min_size=1, max_size=8))
+    levels = [kinds[i % len(kinds)] for i in range(depth)]
+    closed = draw(st.one_of(st.just(depth), st.integers(0, depth)))
+    return nested_json(levels, draw(json_leaves), closed)
+
+
+soup_tokens = st.one_of(
+    st.tuples(st.just("open"), soup_names, soup_attributes, st.booleans()),
+    st.tuples(st.just("close"), soup_names),
+    st.tuples(st.just("text"), soup_text),
+    st.tuples(st.just("entity"), st.one_of(st.sampled_from(ODD_ENTITIES), st.integers(0, 0x10FFFF))),
+    st.tuples(st.just("markup"), st.sampled_from(("<!--", "-->", "<!--x-->", "<!x>", "<?x?>", "<![CDATA[x]]>",
+                                                  "</", "<", ">", "<a<b>", "&", "\x00", "\r\n", "\ufeff"))),
+    st.tuples(st.just("charset"), st.sampled_from(CHARSET_LABELS), st.booleans()),
+    st.tuples(st.just("json-ld"), nested_json_ld()),
+    st.tuples(st.just("deep"), soup_names, st.integers(1, 3000)),
+    st.tuples(st.just("flood"), st.integers(1, 300)),
+)
+
+
+def soup_token_text(token) -> str:
+    kind = token[0]
+    if kind == "open":
+        return f"<{token[1]}{soup_attribute_text(token[2])}{' /' if token[3] else ''}>"
+    if kind == "close":
+        return f"</{token[1]}>"
+    if kind == "entity":
+        return token[1] if isinstance(token[1], str) else f"&#{token[1]};"
+    if kind == "charset":
+        return f'<meta charset="{token[1]}">' if token[2] else \
+            f'<meta http-equiv="Content-Type" content="text/html; charset={token[1]}">'
+    if kind == "json-ld":
+        return f'<script type="application/ld+json">{token[1]}</script>'
+    if kind == "deep":
+        return f"<{token[1]}>" * token[2]
+    if kind == "flood":
+        return "<div " + " ".join(f'a{i}="{i}"' for i in range(token[1])) + ">"
+    return token[1]  # text, markup
+
+
+@st.composite
+def tag_soup(draw) -> bytes | str:
+    text = "".join(soup_token_text(token) for token in draw(st.lists(soup_tokens, max_size=30)))
+    encoding = draw(st.one_of(st.none(), st.sampled_from(PAGE_ENCODINGS)))
+    return text if encoding is None else text.encode(encoding, errors="replace")
+
+
+def installed_algorithms() -> list[str]:
+    """The registered algorithms whose models are installed."""
+    import thresher
+    from thresher.errors import ModelError
+
+    names = []
+    for name in algorithm_names():
+        try:
+            thresher.extract("<p>A tiny page to load the model with.</p>", algorithm=name)
+        except ModelError:
+            continue
+        names.append(name)
+    return names
+
+
+def extract_gives_text_or_input_error(page, algorithm: str, output: str, content_type: str | None = None) -> None:
+    import thresher
+
+    try:
+        out = thresher.extract(page, algorithm=algorithm, output=output, content_type=content_type, links=True)
+    except InputError:
+        return
+    assert isinstance(out, str)
+
+
+fuzz_algorithms = st.sampled_from(installed_algorithms())
+
+
+@settings(max_examples=FUZZ_EXAMPLES)
+@given(st.binary(max_size=4096), fuzz_algorithms, st.sampled_from(FORMATS),
+       st.one_of(st.none(), st.sampled_from(CHARSET_LABELS).map(lambda label: f"text/html; charset={label}")))
+def test_random_bytes_give_text_or_input_error(data, algorithm, output, content_type):
+    extract_gives_text_or_input_error(data, algorithm, output, content_type)
+
+
+@settings(max_examples=FUZZ_EXAMPLES)
+@given(tag_soup(), fuzz_algorithms, st.sampled_from(FORMATS))
+def test_random_tag_soup_gives_text_or_input_error(page, algorithm, output):
+    extract_gives_text_or_input_error(page, algorithm, output)
+
+
+@settings(max_examples=FUZZ_EXAMPLES)
+@given(st.lists(nested_json_ld(), min_size=1, max_size=3), st.sampled_from(FORMATS))
+def test_random_nested_json_ld_never_stops_extraction(scripts, output):
+    import thresher
+
+    paragraph = "The article text stays whatever structured data the page carries beside it."
+    page = ("<html><head><title>t</title>"
+            + "".join(f'<script type="application/ld+json">{raw}</script>' for raw in scripts)
+            + f"</head><body><article><p>{paragraph}</p></article></body></html>")
+    out = thresher.extract(page, output=output)
+    assert "The article text stays" in out

@@ -121,6 +121,32 @@ def test_markdown_unsafe_links_lose_their_url():
     assert md(body, links=True) == "click data"
 
 
+# (href as written in the page, destination the markdown link must have)
+HOSTILE_HREFS = [
+    ("https://a.example/x\ny", "https://a.example/xy"),
+    ("https://a.example/x&#10;&#13;y\tz", "https://a.example/xyz"),
+    ("https://a.example/a b", "https://a.example/a%20b"),
+    ("https://a.example/&lt;x&gt;&quot;y&quot;", "https://a.example/%3Cx%3E%22y%22"),
+    ("https://a.example/f(x))(", "https://a.example/f%28x%29%29%28"),
+    ("https://a.example/%41%zz%", "https://a.example/%41%25zz%25"),
+    ("https://a.example/back\\slash`tick`", "https://a.example/back%5Cslash%60tick%60"),
+    ("https://a.example/{a}|^", "https://a.example/%7Ba%7D%7C%5E"),
+    ("https://a.example/caf\u00e9\u202e\u00a0\u2028x", "https://a.example/caf\u00e9%E2%80%AE%C2%A0%E2%80%A8x"),
+    ("https://[::1]/a?b=c&amp;d=e*f#g_h", "https://[::1]/a?b=c&d=e*f#g_h"),
+    ("other page.html", "https://example.com/news/other%20page.html"),
+]
+
+
+@pytest.mark.parametrize("href,destination", HOSTILE_HREFS)
+def test_markdown_link_destinations_are_percent_encoded(href, destination):
+    assert md(f'<p>A <a href="{href}">link</a> here.</p>', links=True) == f"A [link]({destination}) here."
+
+
+def test_markdown_link_of_control_characters_only_is_no_link():
+    result = result_for('<p>A <a href="&#1;&#2;&#10;">link</a> here.</p>', url=None)
+    assert render(result, "markdown", links=True) == "A link here."
+
+
 def test_markdown_escapes_markup_characters():
     assert md("<p>2 * 3 = 6 and [x] and _y_ but snake_case</p>") == \
         "2 \\* 3 = 6 and \\[x\\] and \\_y\\_ but snake_case"

@@ -15,7 +15,6 @@ return labels or scores; nothing here is mutated after construction.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,7 +24,7 @@ from typing import Iterator, Mapping, NamedTuple
 
 import numpy as np
 
-from . import _core
+from . import _core, jsonld
 from .errors import InputError
 from .parse import ParseLimits
 
@@ -236,23 +235,9 @@ class Document:
         return ""
 
     def json_ld_objects(self) -> list[dict]:
-        """Parsed JSON-LD objects (``@graph`` flattened); malformed scripts are skipped."""
-        objects: list[dict] = []
-        for raw in self.json_ld:
-            try:
-                data = json.loads(raw)
-            except ValueError:
-                continue
-            stack = [data]
-            while stack:
-                item = stack.pop()
-                if isinstance(item, list):
-                    stack.extend(reversed(item))
-                elif isinstance(item, dict):
-                    objects.append(item)
-                    if isinstance(item.get("@graph"), list):
-                        stack.extend(reversed(item["@graph"]))
-        return objects
+        """Parsed JSON-LD objects (``@graph`` flattened); malformed, huge or too deeply nested
+        scripts are skipped (see :mod:`thresher.jsonld`)."""
+        return jsonld.json_ld_objects(self.json_ld)
 
 
 def normalize_space(text: str) -> str:

@@ -8,6 +8,11 @@ Order of evidence, as browsers and the HTML standard apply it:
 4. strict UTF-8;
 5. charset-normalizer's statistical guess.
 
+A declared charset (2, 3) counts only when its label is one of the WHATWG
+Encoding Standard's (:mod:`thresher.encoding_labels`); ``punycode``,
+``rot13``, ``utf-7`` and other codecs that are no web page encoding are
+ignored, as browsers ignore them.
+
 ``str`` input is returned as is. Inputs that are plainly not HTML (empty,
 binary, PDF and other well-known binary formats) raise :class:`InputError`.
 """
@@ -17,6 +22,7 @@ import codecs
 import re
 from dataclasses import dataclass
 
+from .encoding_labels import codec_for_label
 from .errors import InputError
 
 _BOMS = (
@@ -56,16 +62,11 @@ class Decoded:
 
 
 def normalize_encoding(label: str | None) -> str | None:
-    """Python codec name for a charset label, or None when Python does not know it."""
+    """Python codec name for a declared charset label, or None when the label is not one of the
+    WHATWG Encoding Standard's (browsers ignore those: ``punycode``, ``rot13``, ``base64`` ...)."""
     if not label:
         return None
-    label = label.strip().strip("\"'").lower()
-    if label in ("iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii"):
-        return "cp1252"  # the WHATWG encoding standard maps these labels to windows-1252
-    try:
-        return codecs.lookup(label).name
-    except LookupError:
-        return None
+    return codec_for_label(label.strip().strip("\"'"))
 
 
 def sniff_binary(data: bytes) -> str | None:
@@ -89,7 +90,7 @@ def _try(data: bytes, encoding: str | None) -> str | None:
         return None
     try:
         return data.decode(encoding)
-    except (UnicodeDecodeError, LookupError):
+    except (UnicodeError, LookupError):
         return None
 
 
@@ -141,11 +142,30 @@ def _detected(data: bytes) -> Decoded:
 
     matches = from_bytes(data[:262144])
     best = matches.best()
-    encoding = normalize_encoding(best.encoding) if best is not None else None
+    encoding = _python_codec(best.encoding) if best is not None else None
     if best is not None and _western_is_as_good(matches, best):
         encoding = "cp1252"
-    encoding = encoding or "cp1252"
-    return Decoded(data.decode(encoding, errors="replace"), encoding, "detected")
+    text = _decode_replacing(data, encoding) if encoding else None
+    if encoding is None or text is None:
+        return Decoded(data.decode("cp1252", errors="replace"), "cp1252", "detected")
+    return Decoded(text, encoding, "detected")
+
+
+def _python_codec(name: str | None) -> str | None:
+    """Canonical name of a codec the detector names (it uses Python's names), or None."""
+    try:
+        return codecs.lookup(name).name if name else None
+    except LookupError:
+        return None
+
+
+def _decode_replacing(data: bytes, encoding: str) -> str | None:
+    """``data`` decoded with bad bytes replaced, or None for a codec that fails anyway
+    (some non-web codecs raise whatever the error handler)."""
+    try:
+        return data.decode(encoding, errors="replace")
+    except (UnicodeError, LookupError):
+        return None
 
 
 def _western_is_as_good(matches, best, margin: float = 0.05) -> bool:
@@ -153,7 +173,7 @@ def _western_is_as_good(matches, best, margin: float = 0.05) -> bool:
     hair; windows-1252 is by far the most common single-byte encoding on the web, so a near tie
     goes to it."""
     for match in matches:
-        if normalize_encoding(match.encoding) == "cp1252":
+        if _python_codec(match.encoding) == "cp1252":
             return match.chaos <= best.chaos + margin
     return False
 

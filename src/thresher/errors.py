@@ -12,3 +12,12 @@ class InputError(ThresherError):
 
 class ModelError(ThresherError):
     """A model file is missing, malformed or of an unsupported schema version."""
+
+
+class UnknownAlgorithm(ThresherError, ValueError):
+    """No registered algorithm has the requested name. Also a ``ValueError``: it is a bad argument."""
+
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        super().__init__(f"unknown algorithm {name!r}; known: {', '.join(known) or 'none'}")
+        self.name = name
+        self.known = known

@@ -2,15 +2,25 @@
 
 Redirects are followed; the body is streamed and the transfer aborted as soon
 as it passes ``max_bytes`` (after content decoding, so a compressed bomb is
-caught too). ``timeout`` bounds connecting and each read, and the whole
-transfer is abandoned once it has run that long. Every failure is a
-:class:`FetchError` with a one-line message.
+caught too). Every failure is a :class:`FetchError` with a one-line message.
+
+``timeout`` bounds the whole request: name resolution, connecting, the
+headers and the body, redirects included. httpx's own timeouts bound each
+phase and each read, not their sum, so a server that trickles its headers a
+byte at a time would hold a plain request forever. The request therefore runs
+in a worker thread while the caller waits at most ``timeout``; when the time is
+up a watchdog shuts down every socket the request opened (which ends the
+worker's blocked read at once) and the caller gets :class:`FetchError`.
 """
 from __future__ import annotations
 
+import queue
 import re
+import socket
+import threading
 import time
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from . import __version__
 from .errors import ThresherError
@@ -59,30 +69,114 @@ def _read_body(response, url: str, max_bytes: int, deadline: float, timeout: flo
         if size > max_bytes:
             raise _too_large(url, max_bytes)
         if time.monotonic() > deadline:
-            raise FetchError(f"{url}: timed out after {timeout:g} s")
+            raise _timed_out(url, timeout)
         chunks.append(chunk)
     return b"".join(chunks)
 
 
+class _SocketWatchdog:
+    """Collects the sockets a request opens; :meth:`fire` shuts them all down, and any socket
+    opened after that is shut down as soon as it is seen. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        self._fired = False
+
+    def trace(self, event: str, info: dict[str, Any]) -> None:
+        """httpcore's ``trace`` request extension: sees each new connection (TCP, then TLS)."""
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            sock = _stream_socket(info.get("return_value"))
+            if sock is not None:
+                self._watch(sock)
+
+    def _watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sockets.append(sock)
+            fired = self._fired
+        if fired:
+            _shut_down(sock)
+
+    def fire(self) -> None:
+        with self._lock:
+            self._fired = True
+            sockets = list(self._sockets)
+        for sock in sockets:
+            _shut_down(sock)
+
+
+def _stream_socket(stream: object) -> socket.socket | None:
+    get_extra_info = getattr(stream, "get_extra_info", None)
+    sock = get_extra_info("socket") if get_extra_info is not None else None
+    return sock if isinstance(sock, socket.socket) else None
+
+
+def _shut_down(sock: socket.socket) -> None:
+    """Shut both directions: a read blocked on the socket in another thread returns at once."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except (OSError, ValueError):  # already closed, or detached when TLS took it over
+        pass
+
+
+def _timed_out(url: str, timeout: float) -> FetchError:
+    return FetchError(f"{url}: timed out after {timeout:g} s")
+
+
+def _within(timeout: float, job: Callable[[], Fetched], on_timeout: Callable[[], FetchError]) -> Fetched:
+    """``job()`` run in a daemon thread; after ``timeout`` seconds, the error ``on_timeout()``
+    returns is raised without waiting for the job any longer."""
+    outcome: queue.Queue[tuple[Fetched | None, Exception | None]] = queue.Queue(maxsize=1)
+
+    def work() -> None:
+        try:
+            outcome.put((job(), None))
+        except Exception as exc:  # handed to the caller, who re-raises it
+            outcome.put((None, exc))
+
+    threading.Thread(target=work, name="thresher-fetch", daemon=True).start()
+    try:
+        fetched, error = outcome.get(timeout=timeout)
+    except queue.Empty:
+        raise on_timeout() from None
+    if error is not None:
+        raise error
+    assert fetched is not None
+    return fetched
+
+
 def fetch(url: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
           user_agent: str = USER_AGENT) -> Fetched:
-    """GET ``url``; raise :class:`FetchError` on any failure or an HTTP status >= 400."""
-    import httpx
+    """GET ``url``; raise :class:`FetchError` on any failure or an HTTP status >= 400.
 
+    ``timeout`` bounds the whole request, from name resolution to the last body byte."""
     if not is_url(url):
         raise FetchError(f"{url}: not an http or https URL")
+    watchdog = _SocketWatchdog()
     deadline = time.monotonic() + timeout
+
+    def give_up() -> FetchError:
+        watchdog.fire()
+        return _timed_out(url, timeout)
+
+    return _within(timeout, lambda: _request(url, timeout, max_bytes, user_agent, deadline, watchdog), give_up)
+
+
+def _request(url: str, timeout: float, max_bytes: int, user_agent: str, deadline: float,
+             watchdog: _SocketWatchdog) -> Fetched:
+    import httpx
+
     headers = {"User-Agent": user_agent, "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"}
     try:
         with httpx.Client(follow_redirects=True, timeout=timeout, headers=headers) as client:
-            with client.stream("GET", url) as response:
+            with client.stream("GET", url, extensions={"trace": watchdog.trace}) as response:
                 if response.status_code >= 400:
                     raise FetchError(f"{url}: HTTP {response.status_code} {response.reason_phrase}".rstrip())
                 body = _read_body(response, url, max_bytes, deadline, timeout)
                 return Fetched(str(response.url), response.status_code,
                                response.headers.get("content-type"), body)
     except httpx.TimeoutException:
-        raise FetchError(f"{url}: timed out after {timeout:g} s") from None
+        raise _timed_out(url, timeout) from None
     except httpx.TooManyRedirects:
         raise FetchError(f"{url}: too many redirects") from None
     except (httpx.InvalidURL, httpx.UnsupportedProtocol) as exc:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
+from ..errors import UnknownAlgorithm
 from .base import Algorithm, Classification, Context
 
 __all__ = ["Algorithm", "Classification", "Context", "get", "names", "registry", "DEFAULT"]
@@ -57,7 +58,8 @@ def names() -> list[str]:
 
 
 def get(name: str) -> Algorithm:
-    try:
-        return registry()[name]
-    except KeyError:
-        raise KeyError(f"unknown algorithm {name!r}; known: {', '.join(names())}") from None
+    """The algorithm called ``name``; :class:`~thresher.errors.UnknownAlgorithm` lists the known ones otherwise."""
+    found = registry().get(name)
+    if found is None:
+        raise UnknownAlgorithm(name, tuple(names()))
+    return found

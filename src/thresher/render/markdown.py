@@ -16,6 +16,8 @@ start of a line.
 from __future__ import annotations
 
 import re
+import string
+import unicodedata
 from typing import NamedTuple, Sequence
 
 from ..blocks import Block, Document
@@ -26,6 +28,11 @@ _INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
 _LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
 _RULE_LINE = re.compile(r"^(\s*)([-=])(?=[-=\s]*$)", re.M)  # "---" / "===" would make a rule or heading
 _BACKTICKS = re.compile(r"`+")
+# ASCII a link destination keeps raw: RFC 3986's unreserved and reserved characters but the
+# parentheses, which would end the destination when unbalanced ("%" is kept only in escapes).
+_DESTINATION_ASCII = frozenset(string.ascii_letters + string.digits + "-._~:/?#[]@!$&'*+,;=")
+_URL_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+_HEX_PAIR = re.compile(r"[0-9A-Fa-f]{2}")
 
 
 class Chunk(NamedTuple):
@@ -81,14 +88,43 @@ def _styled(core: str, kinds: Sequence[str], href: str, links: bool, base: str |
         if any(k in ITALIC for k in kinds):
             out = f"*{out}*"
     if links and "a" in kinds:
-        url = safe_url(href, base)
+        url = link_destination(safe_url(href, base))
         if url:
-            out = f"[{out}]({_url(url)})"
+            out = f"[{out}]({url})"
     return out
 
 
-def _url(url: str) -> str:
-    return url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+def link_destination(url: str) -> str:
+    """``url`` made safe as a Markdown link destination: ``[text](destination)``.
+
+    Tabs, newlines and other ASCII control characters are dropped (a browser's
+    URL parser drops tabs and newlines too; the others cannot be meant), then
+    every character that could end or break the destination is percent-encoded
+    as UTF-8: spaces, ``<``, ``>``, ``"``, parentheses, backslashes (Markdown
+    escapes), backticks and the other characters URLs never hold raw, and
+    non-ASCII controls, format characters and separators (Unicode spaces,
+    bidi overrides). A ``%`` that does not start an ``%XX`` escape is encoded;
+    existing escapes are kept as they are. Other non-ASCII text stays readable.
+    """
+    kept = _URL_CONTROLS.sub("", url)
+    return "".join(ch if _is_kept_in_destination(ch, kept, i) else _percent_encoded(ch)
+                   for i, ch in enumerate(kept))
+
+
+def _is_kept_in_destination(ch: str, url: str, index: int) -> bool:
+    if ch == "%":
+        return _is_percent_escape(url, index)
+    if ch < "\x80":
+        return ch in _DESTINATION_ASCII
+    return unicodedata.category(ch)[0] not in "CZ"
+
+
+def _is_percent_escape(url: str, index: int) -> bool:
+    return _HEX_PAIR.fullmatch(url, index + 1, index + 3) is not None
+
+
+def _percent_encoded(ch: str) -> str:
+    return "".join(f"%{byte:02X}" for byte in ch.encode("utf-8", errors="surrogatepass"))
 
 
 def inline(doc: Document, lay: Layout, block: Block, links: bool) -> str:
