@@ -39,6 +39,10 @@ VERSION = 2
 READABLE_VERSIONS = (1, 2)
 
 
+# Row types the core reads as they are; others are converted to float64 first.
+_NATIVE_ROWS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 @dataclass(frozen=True)
 class TreeEnsemble:
     feature_names: tuple[str, ...]
@@ -60,9 +64,10 @@ class TreeEnsemble:
         n, n_trees = x.shape[0], len(self.roots)
         if n == 0 or n_trees == 0:
             return np.full(n, self.base)
-        rows = np.ascontiguousarray(x, dtype=np.float64).reshape(n, -1)
+        rows = x if x.dtype in _NATIVE_ROWS and x.ndim == 2 and x.flags.c_contiguous else \
+            np.ascontiguousarray(x, dtype=np.float64).reshape(n, -1)
         try:
-            return _core.tree_margins(rows, base=float(self.base), **self._native)
+            return _core.tree_margins(rows, self._native, float(self.base))
         except ValueError as exc:
             raise ModelError(f"a tree model does not fit its rows: {exc}") from None
 

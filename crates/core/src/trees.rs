@@ -92,14 +92,14 @@ impl Ensemble<'_> {
     }
 
     /// The leaf value tree `root` gives `row`.
-    fn leaf(&self, root: usize, row: &[f64]) -> Result<f64, TreeError> {
+    fn leaf<X: Copy + Into<f64>>(&self, root: usize, row: &[X]) -> Result<f64, TreeError> {
         let mut node = root;
         for _ in 0..=self.feature.len() {
             let feature = self.feature[node];
             if feature < 0 {
                 return Ok(self.value[node]);
             }
-            let right = goes_right(row[feature as usize], self.threshold[node]);
+            let right = goes_right(row[feature as usize].into(), self.threshold[node]);
             node = if right {
                 self.right[node]
             } else {
@@ -109,8 +109,14 @@ impl Ensemble<'_> {
         Err(TreeError::Cycle)
     }
 
-    /// The margin of every row of `x` (row-major, `width` columns) into `out`.
-    pub fn margins(&self, x: &[f64], width: usize, out: &mut [f64]) -> Result<(), TreeError> {
+    /// The margin of every row of `x` (row-major, `width` columns) into `out`. Rows of
+    /// `f32` compare exactly as `f64`: every `f32` converts to `f64` without rounding.
+    pub fn margins<X: Copy + Into<f64>>(
+        &self,
+        x: &[X],
+        width: usize,
+        out: &mut [f64],
+    ) -> Result<(), TreeError> {
         self.validate(width)?;
         let mut leaves = vec![0.0; self.roots.len()];
         for (row, margin) in x.chunks_exact(width.max(1)).zip(out.iter_mut()) {
@@ -186,6 +192,10 @@ mod tests {
         let x = [0.5, 2.0, 0.6, 2.1, f64::NAN, f64::NAN];
         let mut out = [0.0; 3];
         ensemble.margins(&x, 2, &mut out).unwrap();
+        let mut out32 = [0.0; 3];
+        let x32 = x.map(|v| v as f32);
+        ensemble.margins(&x32, 2, &mut out32).unwrap();
+        assert_eq!(out, out32);
         // x <= threshold goes left; NaN compares false and so goes left too.
         assert_eq!(
             out,

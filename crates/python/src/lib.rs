@@ -160,30 +160,32 @@ fn build_document<'py>(
     Ok(out)
 }
 
-/// The margin of every row of ``x`` (float64, C-contiguous) under the tree ensemble whose
-/// node arrays are given; the GIL is released while the trees are walked.
-#[pyfunction]
-#[pyo3(signature = (x, *, feature, threshold, left, right, value, roots, base))]
-#[allow(clippy::too_many_arguments)]
-fn tree_margins<'py>(
-    py: Python<'py>,
-    x: PyReadonlyArray2<'py, f64>,
+/// The node arrays of a tree ensemble, as the model file holds them.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Nodes<'py> {
     feature: PyReadonlyArray1<'py, i32>,
     threshold: PyReadonlyArray1<'py, f64>,
     left: PyReadonlyArray1<'py, i32>,
     right: PyReadonlyArray1<'py, i32>,
     value: PyReadonlyArray1<'py, f64>,
     roots: PyReadonlyArray1<'py, i32>,
+}
+
+fn margins_of<X: Copy + Into<f64> + numpy::Element + Send + Sync>(
+    py: Python<'_>,
+    x: &PyReadonlyArray2<'_, X>,
+    nodes: &Nodes<'_>,
     base: f64,
-) -> PyResult<Bound<'py, PyArray1<f64>>> {
+) -> PyResult<Vec<f64>> {
     let (rows, width) = (x.shape()[0], x.shape()[1]);
     let ensemble = Ensemble {
-        feature: feature.as_slice()?,
-        threshold: threshold.as_slice()?,
-        left: left.as_slice()?,
-        right: right.as_slice()?,
-        value: value.as_slice()?,
-        roots: roots.as_slice()?,
+        feature: nodes.feature.as_slice()?,
+        threshold: nodes.threshold.as_slice()?,
+        left: nodes.left.as_slice()?,
+        right: nodes.right.as_slice()?,
+        value: nodes.value.as_slice()?,
+        roots: nodes.roots.as_slice()?,
         base,
     };
     let x = x.as_slice()?;
@@ -192,6 +194,30 @@ fn tree_margins<'py>(
         py.detach(|| ensemble.margins(x, width, &mut out))
             .map_err(|error| PyValueError::new_err(error.to_string()))?;
     }
+    Ok(out)
+}
+
+/// The margin of every row of ``x`` (a C-contiguous float32 or float64 matrix) under the
+/// tree ensemble whose node arrays ``nodes`` holds (``feature``, ``threshold``, ``left``,
+/// ``right``, ``value``, ``roots``); the GIL is released while the trees are walked.
+#[pyfunction]
+#[pyo3(signature = (x, nodes, base))]
+fn tree_margins<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    nodes: Nodes<'py>,
+    base: f64,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let out = if let Ok(x32) = x.extract::<PyReadonlyArray2<'py, f32>>() {
+        margins_of(py, &x32, &nodes, base)?
+    } else {
+        margins_of(
+            py,
+            &x.extract::<PyReadonlyArray2<'py, f64>>()?,
+            &nodes,
+            base,
+        )?
+    };
     Ok(PyArray1::from_vec(py, out))
 }
 
