@@ -341,3 +341,8 @@ def test_tag_names_survive_the_walks_tag_id_shortcut():
     tags = doc.elements.tags
     assert tags[tags.index("div"):] == ("div", "span", "math", "mi", "clippath", "my-widget", "span", "math", "mi", "p")
     assert [b.text for b in doc.blocks] == ["axyzbv", "w"]
+
+
+def test_ruby_annotations_are_not_text():
+    doc = build_document("<p><ruby>子<rp>(</rp><rt>こども</rt><rp>)</rp></ruby>が来た</p>")
+    assert [b.text for b in doc.blocks] == ["子が来た"]

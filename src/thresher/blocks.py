@@ -39,7 +39,7 @@ HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 # Readability keeps it); its <annotation> encodings (TeX, say) are not rendered.
 SKIPPED_TAGS = frozenset(
     "script style template iframe object embed svg canvas video audio "
-    "map head annotation annotation-xml".split())
+    "map head annotation annotation-xml rt rp".split())
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 # What an element's ``attrs`` is when the document is built without attributes.

@@ -87,7 +87,8 @@ pub fn is_heading_tag(tag: &str) -> bool {
 }
 
 /// Elements whose content is never page text. MathML is page text (browsers render it);
-/// its `<annotation>` encodings (TeX, say) are not rendered.
+/// its `<annotation>` encodings (TeX, say) are not rendered. A ruby's annotations (`<rt>`,
+/// and the `<rp>` parentheses around them) gloss the base text and are not part of it.
 pub fn is_skipped_tag(tag: &str) -> bool {
     matches!(
         tag,
@@ -105,6 +106,8 @@ pub fn is_skipped_tag(tag: &str) -> bool {
             | "head"
             | "annotation"
             | "annotation-xml"
+            | "rt"
+            | "rp"
     )
 }
 
@@ -589,6 +592,14 @@ mod tests {
             (14, 3)
         );
         assert_eq!(doc.blocks[1].words, 4);
+    }
+
+    #[test]
+    fn ruby_keeps_its_base_text_only() {
+        assert_eq!(
+            texts("<p><ruby>子<rp>(</rp><rt>こども</rt><rp>)</rp></ruby>が来た</p>"),
+            ["子が来た"]
+        );
     }
 
     #[test]
