@@ -92,7 +92,9 @@ BAD_INPUTS = {
     "lone surrogate": ("<p>a lone surrogate \ud800 in the text</p>", "either"),
     "unbalanced tags": ("</div></p></span><p>text</b></i><li>item</table></html>" * 20, "text"),
     "frameset": ('<html><frameset><frame src="a.html"><frame src="b.html"></frameset></html>', "text"),
-    "svg document": (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><text>hi</text></svg>', "text"),
+    "svg document": (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><text>hi</text></svg>', "error"),
+    "rss feed": (b'<?xml version="1.0"?><rss version="2.0"><channel><item><title>Feed item</title>'
+                 b'<description>Item description</description></item></channel></rss>', "error"),
 }
 
 
@@ -210,6 +212,7 @@ def twenty_megabytes() -> tuple[bytes, list[str]]:
 # for a busy CI machine.
 HANG_GUARD_20MB_S = 60
 HANG_GUARD_FLOOD_S = 20
+HANG_GUARD_S = 20  # for the parser cases below: seconds that only a hang exceeds
 
 
 @pytest.mark.parametrize("algorithm", [DEFAULT, "justext"])
@@ -309,3 +312,49 @@ def test_a_select_of_50000_options_keeps_the_article_text(algorithm, option_floo
     for label, index in [("Before", 1), ("Before", 2), ("After", 3), ("After", 4)]:
         assert paragraph(label, index) in out
     assert seconds < HANG_GUARD_FLOOD_S, f"{algorithm}: the option flood took {seconds:.2f} s"
+
+
+# ------------------------------------------------- issue 38's parser cases (4, 5, 6, 15)
+
+def test_a_long_unclosed_tag_name_after_many_tags_parses_in_linear_time():
+    html = "<body>" + "<i>x</i>" * 21_000 + "<a" + "b" * 200_000 + "<p>after</p>"
+    start = time.perf_counter()
+    out = extract_or_skip(html, DEFAULT)
+    assert time.perf_counter() - start < HANG_GUARD_S
+    assert out.startswith("x" * 100) and out.endswith("after")
+
+
+def test_paragraphs_before_many_spans_are_not_glued():
+    from thresher.blocks import build_document
+
+    doc = build_document("<body>" + "<p>para</p>" * 3000 + "<span></span>" * 12_000)
+    assert [b.text for b in doc.blocks] == ["para"] * 3000
+
+
+def test_300000_unclosed_list_items_stay_apart():
+    from thresher.blocks import build_document
+
+    doc = build_document("<ul>" + "<li>item" * 300_000)
+    assert len(doc.blocks) == 300_000 and {b.text for b in doc.blocks} == {"item"}
+
+
+def test_a_pre_with_300000_leading_newlines_is_linear():
+    start = time.perf_counter()
+    out = extract_or_skip("<pre>" + "\n" * 300_000 + "code</pre>", DEFAULT)
+    assert time.perf_counter() - start < HANG_GUARD_S
+    assert out == "code"
+
+
+def test_a_frameset_page_is_read_from_its_noframes_markup():
+    assert extract_or_skip("<frameset><noframes><body><p>text", DEFAULT) == "text"
+
+
+def test_noframes_beside_a_body_is_not_text():
+    html = f"<html><body><p>{paragraph('Body', 1)}</p><noframes><p>no frames</p></noframes></body></html>"
+    out = extract_or_skip(html, DEFAULT)
+    assert "no frames" not in out and "<p>" not in out
+
+
+def test_xhtml_with_an_xml_declaration_is_still_a_page():
+    html = f'<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>{PAGE_TEXT}</p></body></html>'
+    assert PAGE_TEXT in extract_or_skip(html, DEFAULT)

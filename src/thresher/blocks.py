@@ -26,7 +26,7 @@ import numpy as np
 
 from . import _core, jsonld
 from .errors import InputError
-from .parse import ParseLimits
+from .parse import ParseLimits, xml_root
 
 BLOCK_TAGS = frozenset(
     "blockquote caption center col colgroup dd div dl dt fieldset form h1 h2 h3 h4 h5 h6 "
@@ -39,7 +39,7 @@ HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 # Readability keeps it); its <annotation> encodings (TeX, say) are not rendered.
 SKIPPED_TAGS = frozenset(
     "script style template iframe object embed svg canvas video audio "
-    "map head annotation annotation-xml rt rp".split())
+    "map head annotation annotation-xml rt rp noframes".split())
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 # What an element's ``attrs`` is when the document is built without attributes.
@@ -276,6 +276,9 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     del utf8  # the core reads str; kept for the callers' signature
     if not html or html.isspace():
         raise InputError("empty input")
+    root = xml_root(html)
+    if root is not None:
+        raise InputError(f"an XML document (<{root}>), not an HTML page")
     try:
         raw = _parse_and_walk(html, limits, attributes)
     except UnicodeEncodeError:

@@ -18,6 +18,7 @@ patterns would make a standard parser slow or lossy; the core keeps each linear:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 VOID_TAGS = frozenset(
@@ -41,3 +42,24 @@ class ParseLimits:
     def __post_init__(self) -> None:
         if self.max_attributes < 1 or self.max_depth < 2:
             raise ValueError("ParseLimits needs max_attributes >= 1 and max_depth >= 2")
+
+
+# Root elements of XML vocabularies that reach an HTML extractor by mistake: feeds, sitemaps,
+# vector images, outlines. Their elements mean nothing to an HTML parser, which would glue
+# their texts together.
+XML_ROOTS = frozenset("rss feed rdf:rdf svg urlset sitemapindex opml kml gpx".split())
+# The first element of a document, after an XML declaration, comments and a doctype.
+_FIRST_ELEMENT = re.compile(
+    r"\A[\s\ufeff]*(?:<\?xml[^>]*>\s*)?(?:(?:<!--.*?-->|<!DOCTYPE[^>]*>|<\?[^>]*>)\s*)*<([A-Za-z][\w:.-]*)",
+    re.DOTALL | re.IGNORECASE)
+_HTML_ROOT = re.compile(r"<(?:html|body)[\s>/]", re.IGNORECASE)
+_SNIFF = 4096  # characters of the start of a page in which its first element is looked for
+
+
+def xml_root(text: str) -> str | None:
+    """The root element's name when ``text`` is an XML document of a non-HTML vocabulary (RSS,
+    Atom, a sitemap, SVG ...) and holds no ``<html>`` or ``<body>``; None for anything else."""
+    match = _FIRST_ELEMENT.match(text[:_SNIFF])
+    if match is None or match.group(1).lower() not in XML_ROOTS:
+        return None
+    return None if _HTML_ROOT.search(text) else match.group(1)

@@ -89,6 +89,8 @@ pub fn is_heading_tag(tag: &str) -> bool {
 /// Elements whose content is never page text. MathML is page text (browsers render it);
 /// its `<annotation>` encodings (TeX, say) are not rendered. A ruby's annotations (`<rt>`,
 /// and the `<rp>` parentheses around them) gloss the base text and are not part of it.
+/// `<noframes>` holds raw markup for browsers without frames, which no page reader shows
+/// (a frameset page is read from that markup instead: see `parse::parse`).
 pub fn is_skipped_tag(tag: &str) -> bool {
     matches!(
         tag,
@@ -108,6 +110,7 @@ pub fn is_skipped_tag(tag: &str) -> bool {
             | "annotation-xml"
             | "rt"
             | "rp"
+            | "noframes"
     )
 }
 

@@ -47,7 +47,44 @@ impl Default for Limits {
 }
 
 /// Parse `html` as a whole HTML document (scripting disabled, so `<noscript>` holds markup).
+///
+/// A frameset page has no body: its readable content is what it offers browsers without
+/// frames, the markup inside `<noframes>`, which the standard reads as raw text. That
+/// markup is parsed as the page instead.
 pub fn parse(html: &str, limits: Limits) -> Dom {
+    let dom = parse_once(html, limits);
+    match noframes_markup(&dom) {
+        Some(markup) => parse_once(&markup, limits),
+        None => dom,
+    }
+}
+
+/// The `<noframes>` markup of a frameset page (one without a body), when it holds any text.
+fn noframes_markup(dom: &Dom) -> Option<String> {
+    let root = dom.root_element()?;
+    let mut frameset = false;
+    let mut child = dom.node(root).first_child;
+    while child != crate::dom::NONE {
+        match dom.tag(child) {
+            "body" => return None,
+            "frameset" => frameset = true,
+            _ => {}
+        }
+        child = dom.node(child).next_sibling;
+    }
+    if !frameset {
+        return None;
+    }
+    let markup: String = dom
+        .descendants(Dom::DOCUMENT)
+        .filter(|&id| dom.tag(id) == "noframes")
+        .map(|id| dom.text_content(id))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (!markup.trim().is_empty()).then_some(markup)
+}
+
+fn parse_once(html: &str, limits: Limits) -> Dom {
     let source = cap_attributes(html, limits.max_attributes);
     let builder = TreeBuilder::new(
         Sink::default(),
@@ -368,6 +405,16 @@ mod tests {
             cap_attributes("<p>x</p><div a b c d e", 2),
             "<p>x</p><div a b >"
         );
+    }
+
+    #[test]
+    fn a_frameset_page_is_read_from_its_noframes_markup() {
+        let dom = parse(
+            "<frameset><noframes><body><p>text</p></noframes></frameset>",
+            Limits::default(),
+        );
+        assert_eq!(all_text(&dom), "text");
+        assert!((0..dom.nodes.len() as u32).any(|id| dom.tag(id) == "p"));
     }
 
     #[test]
