@@ -67,16 +67,26 @@ class TreeEnsemble:
         rows = x if x.dtype in _NATIVE_ROWS and x.ndim == 2 and x.flags.c_contiguous else \
             np.ascontiguousarray(x, dtype=np.float64).reshape(n, -1)
         try:
-            return _core.tree_margins(rows, self._native, float(self.base))
+            return self._compiled(rows.shape[1]).margins(rows)
         except ValueError as exc:
             raise ModelError(f"a tree model does not fit its rows: {exc}") from None
 
-    @cached_property
-    def _native(self) -> dict[str, np.ndarray]:
-        """The node arrays in the dtypes and layout the core reads (converted once per model)."""
-        ints = {name: np.ascontiguousarray(getattr(self, name), np.int32) for name in ("feature", "left", "right", "roots")}
-        floats = {name: np.ascontiguousarray(getattr(self, name), np.float64) for name in ("threshold", "value")}
-        return {**ints, **floats}
+    def _compiled(self, width: int) -> "_core.Trees":
+        """The ensemble compiled by the core for rows of ``width`` columns, once per model
+        (the rows of one model always have its features' width)."""
+        compiled = self.__dict__.get("_trees")
+        if compiled is None or compiled[0] != width:
+            arrays = {name: np.ascontiguousarray(getattr(self, name), np.int32)
+                      for name in ("feature", "left", "right", "roots")}
+            arrays.update({name: np.ascontiguousarray(getattr(self, name), np.float64)
+                           for name in ("threshold", "value")})
+            try:
+                trees = _core.Trees(arrays, depth=int(self.depth), width=width, base=float(self.base))
+            except ValueError as exc:
+                raise ModelError(f"a tree model does not fit its rows: {exc}") from None
+            compiled = (width, trees)
+            self.__dict__["_trees"] = compiled  # a cache of derived data, never changed after
+        return compiled[1]
 
     def read_features(self) -> frozenset[str]:
         """Names of the features some split reads (the others cannot change a score)."""

@@ -129,6 +129,99 @@ impl Ensemble<'_> {
     }
 }
 
+/// Ensembles no deeper than this are laid out as complete binary trees.
+pub const COMPLETE_MAX_LEVELS: u32 = 10;
+
+/// An ensemble padded to complete binary trees of one depth, in heap order: node `h`
+/// has children `2h + 1` and `2h + 2`. A leaf above the last level becomes a chain of
+/// nodes that always go left (threshold +inf, which no value exceeds, NaN included),
+/// and every last-level slot under it holds its value, so a row takes `levels` steps
+/// of one load and one comparison per tree, with no leaf test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompleteEnsemble {
+    levels: u32,
+    feature: Vec<u32>,
+    threshold: Vec<f64>,
+    value: Vec<f64>,
+    trees: usize,
+    width: usize,
+    base: f64,
+}
+
+impl CompleteEnsemble {
+    /// The complete layout of `ensemble` for rows of `width` columns, when its trees are
+    /// at most `levels` deep (1 to [`COMPLETE_MAX_LEVELS`]).
+    pub fn new(
+        ensemble: &Ensemble<'_>,
+        width: usize,
+        levels: u32,
+    ) -> Result<Option<Self>, TreeError> {
+        ensemble.validate(width)?;
+        if levels == 0 || levels > COMPLETE_MAX_LEVELS {
+            return Ok(None);
+        }
+        let inner = (1usize << levels) - 1;
+        let trees = ensemble.roots.len();
+        let mut feature = vec![0u32; trees * inner];
+        let mut threshold = vec![f64::INFINITY; trees * inner];
+        let mut value = vec![0.0; trees * (inner + 1)];
+        for (t, &root) in ensemble.roots.iter().enumerate() {
+            // (node, heap position, depth), walked with a stack: no recursion.
+            let mut stack = vec![(root as usize, 0usize, 0u32)];
+            while let Some((node, heap, depth)) = stack.pop() {
+                let split = ensemble.feature[node];
+                if split < 0 || depth == levels {
+                    if split >= 0 {
+                        return Ok(None); // deeper than declared: keep the node walk
+                    }
+                    let span = 1usize << (levels - depth);
+                    let first = (heap + 1) * span - 1 - inner;
+                    value[t * (inner + 1) + first..t * (inner + 1) + first + span]
+                        .fill(ensemble.value[node]);
+                    continue;
+                }
+                feature[t * inner + heap] = split as u32;
+                threshold[t * inner + heap] = ensemble.threshold[node];
+                stack.push((ensemble.left[node] as usize, 2 * heap + 1, depth + 1));
+                stack.push((ensemble.right[node] as usize, 2 * heap + 2, depth + 1));
+            }
+        }
+        Ok(Some(CompleteEnsemble {
+            levels,
+            feature,
+            threshold,
+            value,
+            trees,
+            width,
+            base: ensemble.base,
+        }))
+    }
+
+    /// Columns a row must have.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The margin of every row of `x` (row-major, [`CompleteEnsemble::width`] columns).
+    pub fn margins<X: Copy + Into<f64>>(&self, x: &[X], out: &mut [f64]) {
+        let inner = (1usize << self.levels) - 1;
+        let mut leaves = vec![0.0; self.trees];
+        for (row, margin) in x.chunks_exact(self.width.max(1)).zip(out.iter_mut()) {
+            for (t, leaf) in leaves.iter_mut().enumerate() {
+                let feature = &self.feature[t * inner..(t + 1) * inner];
+                let threshold = &self.threshold[t * inner..(t + 1) * inner];
+                let mut heap = 0usize;
+                for _ in 0..self.levels {
+                    let right = goes_right(row[feature[heap] as usize].into(), threshold[heap]);
+                    heap = 2 * heap + 1 + usize::from(right);
+                }
+                *leaf = self.value[t * (inner + 1) + heap - inner];
+            }
+            *margin = pairwise_sum(&leaves) + self.base;
+        }
+    }
+}
+
 /// The sum of `values` in the order numpy's `add.reduce` adds a contiguous row:
 /// eight running sums over blocks of up to 128 values, halves above that.
 pub fn pairwise_sum(values: &[f64]) -> f64 {
@@ -246,6 +339,32 @@ mod tests {
         };
         let mut out = [0.0];
         assert_eq!(ensemble.margins(&[0.0], 1, &mut out), Err(TreeError::Cycle));
+    }
+
+    #[test]
+    fn the_complete_layout_scores_as_the_node_walk() {
+        let (feature, threshold, left, right, value, roots) = stumps();
+        let ensemble = Ensemble {
+            feature: &feature,
+            threshold: &threshold,
+            left: &left,
+            right: &right,
+            value: &value,
+            roots: &roots,
+            base: 0.5,
+        };
+        let x = [0.5, 2.0, 0.6, 2.1, f64::NAN, 9.0, -1.0, f64::NAN];
+        let mut walked = [0.0; 4];
+        ensemble.margins(&x, 2, &mut walked).unwrap();
+        for levels in [1, 3] {
+            let complete = CompleteEnsemble::new(&ensemble, 2, levels)
+                .unwrap()
+                .unwrap();
+            let mut out = [0.0; 4];
+            complete.margins(&x, &mut out);
+            assert_eq!(out, walked);
+        }
+        assert_eq!(CompleteEnsemble::new(&ensemble, 2, 0).unwrap(), None);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use thresher_core::document::{is_skipped_tag, Document};
 use thresher_core::dom::Dom;
-use thresher_core::trees::Ensemble;
+use thresher_core::trees::{CompleteEnsemble, Ensemble, TreeError};
 use thresher_core::{build, parse, Limits};
 
 /// One Python string per distinct value, so equal tags and attribute names share an object.
@@ -172,58 +172,135 @@ struct Nodes<'py> {
     roots: PyReadonlyArray1<'py, i32>,
 }
 
-fn margins_of<X: Copy + Into<f64> + numpy::Element + Send + Sync>(
-    py: Python<'_>,
-    x: &PyReadonlyArray2<'_, X>,
-    nodes: &Nodes<'_>,
-    base: f64,
-) -> PyResult<Vec<f64>> {
-    let (rows, width) = (x.shape()[0], x.shape()[1]);
-    let ensemble = Ensemble {
-        feature: nodes.feature.as_slice()?,
-        threshold: nodes.threshold.as_slice()?,
-        left: nodes.left.as_slice()?,
-        right: nodes.right.as_slice()?,
-        value: nodes.value.as_slice()?,
-        roots: nodes.roots.as_slice()?,
-        base,
-    };
-    let x = x.as_slice()?;
-    let mut out = vec![base; rows];
-    if width > 0 {
-        py.detach(|| ensemble.margins(x, width, &mut out))
-            .map_err(|error| PyValueError::new_err(error.to_string()))?;
+impl Nodes<'_> {
+    fn ensemble(&self, base: f64) -> PyResult<Ensemble<'_>> {
+        Ok(Ensemble {
+            feature: self.feature.as_slice()?,
+            threshold: self.threshold.as_slice()?,
+            left: self.left.as_slice()?,
+            right: self.right.as_slice()?,
+            value: self.value.as_slice()?,
+            roots: self.roots.as_slice()?,
+            base,
+        })
     }
-    Ok(out)
 }
 
-/// The margin of every row of ``x`` (a C-contiguous float32 or float64 matrix) under the
-/// tree ensemble whose node arrays ``nodes`` holds (``feature``, ``threshold``, ``left``,
-/// ``right``, ``value``, ``roots``); the GIL is released while the trees are walked.
-#[pyfunction]
-#[pyo3(signature = (x, nodes, base))]
-fn tree_margins<'py>(
-    py: Python<'py>,
-    x: &Bound<'py, PyAny>,
-    nodes: Nodes<'py>,
+fn model_error(error: TreeError) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}
+
+/// A tree ensemble compiled for rows of one width: the complete-tree layout of a shallow
+/// ensemble, or its node arrays as given. Immutable; safe to share between threads.
+#[pyclass(frozen, module = "thresher._core")]
+struct Trees {
+    complete: Option<CompleteEnsemble>,
+    nodes: OwnedNodes,
+    width: usize,
     base: f64,
-) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let out = if let Ok(x32) = x.extract::<PyReadonlyArray2<'py, f32>>() {
-        margins_of(py, &x32, &nodes, base)?
-    } else {
-        margins_of(
-            py,
-            &x.extract::<PyReadonlyArray2<'py, f64>>()?,
-            &nodes,
+}
+
+/// The node arrays, owned, for ensembles too deep for the complete layout.
+struct OwnedNodes {
+    feature: Vec<i32>,
+    threshold: Vec<f64>,
+    left: Vec<i32>,
+    right: Vec<i32>,
+    value: Vec<f64>,
+    roots: Vec<i32>,
+}
+
+impl OwnedNodes {
+    fn ensemble(&self, base: f64) -> Ensemble<'_> {
+        Ensemble {
+            feature: &self.feature,
+            threshold: &self.threshold,
+            left: &self.left,
+            right: &self.right,
+            value: &self.value,
+            roots: &self.roots,
             base,
-        )?
-    };
-    Ok(PyArray1::from_vec(py, out))
+        }
+    }
+}
+
+impl Trees {
+    fn margins_of<X: Copy + Into<f64> + numpy::Element + Send + Sync>(
+        &self,
+        py: Python<'_>,
+        x: &PyReadonlyArray2<'_, X>,
+    ) -> PyResult<Vec<f64>> {
+        let (rows, width) = (x.shape()[0], x.shape()[1]);
+        if width != self.width {
+            return Err(PyValueError::new_err(format!(
+                "rows have {width} columns, the trees read {}",
+                self.width
+            )));
+        }
+        let x = x.as_slice()?;
+        let mut out = vec![self.base; rows];
+        py.detach(|| match &self.complete {
+            Some(complete) => {
+                complete.margins(x, &mut out);
+                Ok(())
+            }
+            None => self.nodes.ensemble(self.base).margins(x, width, &mut out),
+        })
+        .map_err(model_error)?;
+        Ok(out)
+    }
+}
+
+#[pymethods]
+impl Trees {
+    /// Compile the ensemble of ``nodes`` (``feature``, ``threshold``, ``left``, ``right``,
+    /// ``value``, ``roots``), at most ``depth`` deep, for rows of ``width`` columns.
+    #[new]
+    #[pyo3(signature = (nodes, *, depth, width, base))]
+    fn new(nodes: Nodes<'_>, depth: u32, width: usize, base: f64) -> PyResult<Self> {
+        let ensemble = nodes.ensemble(base)?;
+        let complete = CompleteEnsemble::new(&ensemble, width, depth).map_err(model_error)?;
+        let owned = OwnedNodes {
+            feature: ensemble.feature.to_vec(),
+            threshold: ensemble.threshold.to_vec(),
+            left: ensemble.left.to_vec(),
+            right: ensemble.right.to_vec(),
+            value: ensemble.value.to_vec(),
+            roots: ensemble.roots.to_vec(),
+        };
+        Ok(Trees {
+            complete,
+            nodes: owned,
+            width,
+            base,
+        })
+    }
+
+    /// The margin of every row of ``x`` (a C-contiguous float32 or float64 matrix of
+    /// ``width`` columns); the GIL is released while the trees are walked.
+    fn margins<'py>(
+        &self,
+        py: Python<'py>,
+        x: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let out = if let Ok(x32) = x.extract::<PyReadonlyArray2<'py, f32>>() {
+            self.margins_of(py, &x32)?
+        } else {
+            self.margins_of(py, &x.extract::<PyReadonlyArray2<'py, f64>>()?)?
+        };
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Whether the complete-tree layout is used (the ensemble is shallow enough).
+    #[getter]
+    fn complete(&self) -> bool {
+        self.complete.is_some()
+    }
 }
 
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(build_document, module)?)?;
-    module.add_function(wrap_pyfunction!(tree_margins, module)?)?;
+    module.add_class::<Trees>()?;
     Ok(())
 }
