@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import pytest
 
+import thresher
 from thresher.batch import BatchRecord, extract_many
 from thresher.fetch import DEFAULT_MAX_BYTES
 
@@ -29,7 +30,7 @@ def page(marker: str) -> bytes:
 def tag_extractor(html, url, **kwargs):
     """Picklable stand-in for thresher.extract: dies on CRASH, raises on FAIL, hangs on SLOW."""
     if html == b"SLOW":
-        time.sleep(120)
+        time.sleep(30)
     if html == b"CRASH":
         os._exit(3)
     if html == b"FAIL":
@@ -134,13 +135,19 @@ def test_read_page_from_path_object(tmp_path):
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_page_past_its_time_limit_gets_a_timeout_record_and_the_batch_goes_on(jobs):
-    items = [("a", b"one"), ("b", b"SLOW"), ("c", b"three"), ("d", b"CRASH"), ("e", b"five")]
+    items = [("a", b"one"), ("b", b"SLOW"), ("c", b"three"), ("d", b"FAIL"), ("e", b"five")]
     records = list(extract_many(items, jobs=jobs, extractor=tag_extractor, page_timeout=1.5))
     assert [r.id for r in records] == ["a", "b", "c", "d", "e"]
     assert [r.ok for r in records] == [True, False, True, False, True]
     assert records[1].error.type == "PageTimeout" and "1.5 s" in records[1].error.message
-    assert records[3].error.type == "WorkerCrashed"
+    assert records[3].error.type == "ValueError"
     assert records[4].output == "None|five|"
+
+
+def test_one_job_survives_a_crashing_page():
+    items = [("a", b"one"), ("b", b"CRASH"), ("c", b"three")]
+    records = list(extract_many(items, jobs=1, extractor=tag_extractor, page_timeout=30))
+    assert [r.ok for r in records] == [True, False, True] and records[1].error.type == "WorkerCrashed"
 
 
 def test_without_a_time_limit_one_job_runs_in_this_process():
@@ -202,8 +209,8 @@ for record in extract_many([(m, m.encode()) for m in sys.argv[1:]], jobs=2, extr
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_killing_the_batch_process_leaves_no_process_behind(tmp_path):
     markers = [tmp_path / "one", tmp_path / "two"]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1] / "src"),
-                                                        str(Path(__file__).parent)])}
+    thresher_src = Path(thresher.__file__).resolve().parents[1]  # the thresher under test
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(thresher_src), str(Path(__file__).parent)])}
     proc = subprocess.Popen([sys.executable, "-c", SCRIPT, *map(str, markers)], env=env)
     try:
         deadline = time.monotonic() + 30
