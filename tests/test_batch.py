@@ -252,3 +252,15 @@ def test_the_size_cap_is_a_parameter_and_holds_for_plain_files(tmp_path):
     assert "is more than" in small[0].error.message and "gunzips to more than" in small[1].error.message
     exact = list(extract_many([plain, packed], algorithm=ALG, max_bytes=size, page_timeout=None))
     assert [r.ok for r in exact] == [True, True]
+
+
+def test_a_worker_that_cannot_start_stops_the_batch_with_an_error(tmp_path):
+    # An extractor defined in a script's __main__ cannot be found by a spawned worker.
+    script = "from thresher.batch import extract_many\n" \
+             "def local(html, url, **kw):\n    return 'x'\n" \
+             "try:\n    list(extract_many([('a', b'x')], extractor=local))\n" \
+             "except Exception as exc:\n    print(type(exc).__name__)\n"
+    thresher_src = Path(thresher.__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(thresher_src)})
+    assert proc.stdout.strip() == "WorkerStartError", proc.stderr

@@ -244,8 +244,11 @@ class _Sent(NamedTuple):
     job: _Job
 
 
-def _crashed(worker: "_Worker") -> tuple[str, str]:
-    return "WorkerCrashed", f"the worker process died on this input (exit code {worker.process.exitcode})"
+def _crashed(worker: _Worker) -> tuple[str, str]:
+    """The error record's type and message for a worker that died (its pipe closed: it is exiting)."""
+    worker.process.join(timeout=1)
+    code = worker.process.exitcode
+    return "WorkerCrashed", "the worker process died on this input" + (f" (exit code {code})" if code else "")
 
 
 class _Worker:
@@ -357,7 +360,7 @@ class _Pool:
         worker.kill()
         self.workers.remove(worker)  # dispatch() starts another while pages are waiting
         if not worker.ready:
-            raise WorkerStartError(f"a worker process did not start (exit code {worker.process.exitcode})")
+            raise WorkerStartError("a worker process died while starting (its error, if any, is on stderr)")
         if worker.page is not None and blame:
             self.done[worker.page.index] = _error(worker.page.job.id, kind, message)
         elif worker.page is not None:
