@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import NamedTuple
@@ -35,6 +36,8 @@ def tag_extractor(html, url, **kwargs):
         os._exit(3)
     if html == b"FAIL":
         raise ValueError("failing on purpose")
+    if html == b"LOCK":
+        return threading.Lock()  # not a string, and cannot be pickled back from a worker
     return f"{url}|{html.decode()}|{kwargs.get('tag', '')}"
 
 
@@ -144,6 +147,11 @@ def test_a_page_past_its_time_limit_gets_a_timeout_record_and_the_batch_goes_on(
     assert records[4].output == "None|five|"
 
 
+def test_an_output_that_cannot_come_back_from_a_worker_is_an_error_record():
+    records = list(extract_many([("a", b"LOCK"), ("b", b"two")], jobs=1, extractor=tag_extractor))
+    assert [r.ok for r in records] == [False, True] and records[0].error.type == "TypeError"
+
+
 def test_one_job_survives_a_crashing_page():
     items = [("a", b"one"), ("b", b"CRASH"), ("c", b"three")]
     records = list(extract_many(items, jobs=1, extractor=tag_extractor, page_timeout=30))
@@ -158,7 +166,7 @@ def test_without_a_time_limit_one_job_runs_in_this_process():
 
 
 def test_bad_time_limits():
-    for limit in (0, -1.0):
+    for limit in (0, -1.0, float("nan"), float("inf")):
         with pytest.raises(ValueError):
             list(extract_many([], page_timeout=limit))
 

@@ -90,6 +90,7 @@ def test_page_timeout_gives_a_timeout_record_and_the_batch_finishes(capsys, monk
 
 @pytest.mark.parametrize("argv, fragment", [
     (["--page-timeout", "-1"], "--page-timeout"),
+    (["--page-timeout", "nan"], "--page-timeout"),
     (["--retry-errors"], "needs --resume"),
     (["--max-bytes", "0"], "--max-bytes"),
 ])

@@ -230,9 +230,17 @@ def _worker_main(conn: Connection, task: _Task, parent_pid: int) -> None:
         conn.send_bytes(pickle.dumps(_READY))
         while True:
             job = pickle.loads(conn.recv_bytes())
-            conn.send_bytes(pickle.dumps(task.run(job)))
+            conn.send_bytes(_pickled(task.run(job)))
     except (EOFError, OSError):  # the parent closed the pipe (done with us) or is gone
         return
+
+
+def _pickled(record: BatchRecord) -> bytes:
+    """The record to send back; an error record if the extractor's output cannot be pickled."""
+    try:
+        return pickle.dumps(record)
+    except Exception as exc:  # noqa: BLE001 - a custom extractor may return anything
+        return pickle.dumps(_failure(record.id, exc))
 
 
 # ------------------------------------------------------------- parent side
@@ -416,7 +424,7 @@ def _supervised(jobs: Iterator[_Job], task: _Task, workers: int, limit: float | 
 def _check(jobs: int, page_timeout: float | None, max_bytes: int) -> None:
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    if page_timeout is not None and not page_timeout > 0:
+    if page_timeout is not None and not 0 < page_timeout < float("inf"):
         raise ValueError("page_timeout must be a positive number of seconds, or None")
     if max_bytes < 1:
         raise ValueError("max_bytes must be at least 1")

@@ -309,8 +309,8 @@ def _page_timeout(args: argparse.Namespace) -> float | None:
 
     if args.page_timeout is None:
         return DEFAULT_PAGE_TIMEOUT
-    if args.page_timeout < 0:
-        raise CliError("--page-timeout must be 0 (no limit) or more")
+    if not 0 <= args.page_timeout < float("inf"):
+        raise CliError("--page-timeout must be 0 (no limit) or a positive number of seconds")
     return args.page_timeout or None
 
 
