@@ -374,29 +374,40 @@ class _Pool:
         elif worker.page is not None:
             self.waiting.appendleft(worker.page)
 
-    def wait(self) -> None:
-        """Wait for a message, a death or a deadline; then handle whatever happened."""
+    def _timeout(self, watched: list[_Worker]) -> float | None:
+        """Seconds until the nearest deadline among ``watched`` (``None``: none is set)."""
+        deadlines = [d for d in (w.deadline(self.limit) for w in watched) if d is not None]
+        return max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+
+    def wait(self, block: bool = True) -> None:
+        """Wait (unless not ``block``) for a message, a death or a deadline; handle whatever happened."""
         watched = [w for w in self.workers if w.is_watched()]
         if not watched:
             return
-        deadlines = [d for d in (w.deadline(self.limit) for w in watched) if d is not None]
-        timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
-        ready = set(wait([w.conn for w in watched] + [w.process.sentinel for w in watched], timeout))
+        handles = [w.conn for w in watched] + [w.process.sentinel for w in watched]
+        ready = set(wait(handles, self._timeout(watched) if block else 0))
         for worker in watched:
             if worker.conn in ready or worker.process.sentinel in ready:
                 self._receive(worker)
+        self._enforce_deadlines()
+
+    def _enforce_deadlines(self) -> None:
         now = time.monotonic()
-        for worker in [w for w in self.workers if (w.deadline(self.limit) or now) < now]:
+        for worker in list(self.workers):
+            deadline = worker.deadline(self.limit)
+            if deadline is None or deadline > now:
+                continue
             if not worker.ready:
                 worker.kill()
                 raise WorkerStartError(f"a worker process did not start within {_BOOT_LIMIT:g} s")
             self._replace(worker, "PageTimeout", f"no result within {self.limit:g} s; the worker was killed")
 
-    def records(self) -> Iterator[BatchRecord]:
-        """Yield the records that are next in input order."""
-        while self.next_out in self.done:
-            yield self.done.pop(self.next_out)
+    def next_record(self) -> BatchRecord | None:
+        """The next record in input order, if it is done."""
+        record = self.done.pop(self.next_out, None)
+        if record is not None:
             self.next_out += 1
+        return record
 
     def close(self) -> None:
         """Close every pipe (idle workers then exit by themselves); kill what is still running."""
@@ -413,10 +424,14 @@ def _supervised(jobs: Iterator[_Job], task: _Task, workers: int, limit: float | 
     try:
         while True:
             pool.dispatch()
-            yield from pool.records()
-            if pool.is_finished():
+            record = pool.next_record()
+            if record is not None:
+                yield record
+                pool.wait(block=False)  # results that came in while the caller used the record
+            elif pool.is_finished():
                 return
-            pool.wait()
+            else:
+                pool.wait()
     finally:
         pool.close()
 
