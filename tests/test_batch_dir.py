@@ -265,7 +265,7 @@ def check_records(out_dir: Path, ref: Path, expected: dict[str, bool], complete:
         assert temporaries(out_dir) == []
 
 
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", range(3))  # two kills each: six kill points
 def test_killed_batches_resume_to_exactly_one_record_per_input(kill_batch, tmp_path, seed):
     root, expected, ref = kill_batch
     out_dir = tmp_path / "out"
@@ -273,8 +273,8 @@ def test_killed_batches_resume_to_exactly_one_record_per_input(kill_batch, tmp_p
     first_kill = rng.randrange(1, KILL_PAGES // 2)
     assert run_and_kill(root, out_dir, first_kill) == -signal.SIGKILL
     check_records(out_dir, ref, expected, complete=False)
-    second_kill = records_so_far(out_dir) + rng.randrange(1, KILL_PAGES // 4)
-    run_and_kill(root, out_dir, second_kill, "--resume")  # may finish first: then it exits with 1
+    second_kill = min(records_so_far(out_dir) + rng.randrange(1, KILL_PAGES // 4), KILL_PAGES - 1)
+    assert run_and_kill(root, out_dir, second_kill, "--resume") == -signal.SIGKILL
     check_records(out_dir, ref, expected, complete=False)
     assert run_and_kill(root, out_dir, None, "--resume") == 1
     check_records(out_dir, ref, expected, complete=True)
