@@ -3,15 +3,19 @@ from __future__ import annotations
 
 import gzip
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 
-from thresher.batch import BatchRecord, _Pool, chunk_size, extract_many
+import thresher
+from thresher.batch import BatchRecord, extract_many
+from thresher.fetch import DEFAULT_MAX_BYTES
 
 ALG = "justext"
 PARAGRAPH = ("It was the best of times and it was the worst of times, it was the age of wisdom and it was "
@@ -25,11 +29,15 @@ def page(marker: str) -> bytes:
 
 
 def tag_extractor(html, url, **kwargs):
-    """Picklable stand-in for thresher.extract: dies on CRASH, raises on FAIL."""
+    """Picklable stand-in for thresher.extract: dies on CRASH, raises on FAIL, hangs on SLOW."""
+    if html == b"SLOW":
+        time.sleep(30)
     if html == b"CRASH":
         os._exit(3)
     if html == b"FAIL":
         raise ValueError("failing on purpose")
+    if html == b"LOCK":
+        return threading.Lock()  # not a string, and cannot be pickled back from a worker
     return f"{url}|{html.decode()}|{kwargs.get('tag', '')}"
 
 
@@ -92,46 +100,18 @@ def test_dead_worker_costs_one_error_record():
     assert records[4].output == "None|five|"
 
 
-def stuck_chunk(chunk):
-    """Picklable work that marks its start (the chunk names a file) and then never finishes in time."""
-    Path(chunk[0]).touch()
-    time.sleep(300)
-    return []
-
-
-def test_restarting_a_pool_kills_a_worker_that_would_never_finish(tmp_path):
-    # A broken pool can hold such a worker: CPython 3.11 may start one while it terminates the
-    # others after a crash, and then wait for it. restart() must not wait with it.
-    pool = _Pool(1, stuck_chunk)
-    started = tmp_path / "started"
-    future = pool.submit([str(started)])
-    deadline = time.monotonic() + 60
-    while not started.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert started.exists(), "the worker never started its task"
-    restarted = threading.Event()
-    threading.Thread(target=lambda: (pool.restart(), restarted.set()), daemon=True).start()
-    assert restarted.wait(60), "restart() waited for a worker that does not finish"
-    with pytest.raises(BrokenProcessPool):
-        future.result(timeout=10)
-    pool.close()
-
-
-def blas_threads(_chunk) -> int:
+def blas_threads(html, url, **kwargs) -> str:
     """Run in a worker: the most threads any loaded BLAS or OpenMP library there will use."""
     import numpy  # noqa: F401  (loads numpy's BLAS, as every extraction does)
     from threadpoolctl import threadpool_info
 
-    return max((lib["num_threads"] for lib in threadpool_info()), default=1)
+    return str(max((lib["num_threads"] for lib in threadpool_info()), default=1))
 
 
 def test_workers_run_numpy_s_blas_on_one_thread():
     """A worker per core plus BLAS threads per worker would oversubscribe the cores."""
-    pool = _Pool(2, blas_threads)
-    try:
-        assert [pool.submit([]).result(timeout=120) for _ in range(2)] == [1, 1]
-    finally:
-        pool.close()
+    records = extract_many([("a", b"x"), ("b", b"y")], jobs=2, extractor=blas_threads)
+    assert [r.output for r in records] == ["1", "1"]
 
 
 def test_generators_are_consumed_lazily_in_order():
@@ -147,15 +127,148 @@ def test_bad_arguments():
         list(extract_many([42]))
 
 
-def test_chunk_size():
-    assert chunk_size(None, 4) == 8
-    assert chunk_size(10, 4) == 1
-    assert chunk_size(1000, 2) == 32
-    assert chunk_size(100, 2) == 13
-
-
 def test_read_page_from_path_object(tmp_path):
     target = Path(tmp_path / "x.htm")
     target.write_bytes(page("htm"))
     (record,) = extract_many([target], algorithm=ALG)
     assert record.ok and "htm" in record.output
+
+
+# ------------------------------------------------------- time limit per page
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_page_past_its_time_limit_gets_a_timeout_record_and_the_batch_goes_on(jobs):
+    items = [("a", b"one"), ("b", b"SLOW"), ("c", b"three"), ("d", b"FAIL"), ("e", b"five")]
+    records = list(extract_many(items, jobs=jobs, extractor=tag_extractor, page_timeout=1.5))
+    assert [r.id for r in records] == ["a", "b", "c", "d", "e"]
+    assert [r.ok for r in records] == [True, False, True, False, True]
+    assert records[1].error.type == "PageTimeout" and "1.5 s" in records[1].error.message
+    assert records[3].error.type == "ValueError"
+    assert records[4].output == "None|five|"
+
+
+def test_an_output_that_cannot_come_back_from_a_worker_is_an_error_record():
+    records = list(extract_many([("a", b"LOCK"), ("b", b"two")], jobs=1, extractor=tag_extractor))
+    assert [r.ok for r in records] == [False, True] and records[0].error.type == "TypeError"
+
+
+def test_one_job_survives_a_crashing_page():
+    items = [("a", b"one"), ("b", b"CRASH"), ("c", b"three")]
+    records = list(extract_many(items, jobs=1, extractor=tag_extractor, page_timeout=30))
+    assert [r.ok for r in records] == [True, False, True] and records[1].error.type == "WorkerCrashed"
+
+
+def test_without_a_time_limit_one_job_runs_in_this_process():
+    pids = []
+    records = list(extract_many([("a", b"x")], page_timeout=None,
+                                extractor=lambda html, url, **kw: pids.append(os.getpid()) or "ok"))
+    assert [r.output for r in records] == ["ok"] and pids == [os.getpid()]
+
+
+def test_bad_time_limits():
+    for limit in (0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError):
+            list(extract_many([], page_timeout=limit))
+
+
+# ------------------------------------------------- workers die with the batch
+
+def marking_sleeper(html, url, **kwargs):
+    """Touch the file the page names, then take far longer than any test."""
+    Path(html.decode()).touch()
+    time.sleep(120)
+    return ""
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def is_running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+SCRIPT = """
+import sys
+from thresher.batch import extract_many
+from test_batch import marking_sleeper
+for record in extract_many([(m, m.encode()) for m in sys.argv[1:]], jobs=2, extractor=marking_sleeper):
+    print(record)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_killing_the_batch_process_leaves_no_process_behind(tmp_path):
+    markers = [tmp_path / "one", tmp_path / "two"]
+    thresher_src = Path(thresher.__file__).resolve().parents[1]  # the thresher under test
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(thresher_src), str(Path(__file__).parent)])}
+    proc = subprocess.Popen([sys.executable, "-c", SCRIPT, *map(str, markers)], env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while not all(m.exists() for m in markers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert all(m.exists() for m in markers), "the workers never started their pages"
+        left = descendants(proc.pid)
+        assert len(left) >= 2  # the two busy workers (and whatever helpers multiprocessing started)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 5
+    while any(map(is_running, left)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = [pid for pid in left if is_running(pid)]
+    for pid in alive:  # do not leave them to the next test
+        os.kill(pid, signal.SIGKILL)
+    assert alive == []
+
+
+# ------------------------------------------------------------ size cap
+
+def test_a_gzip_bomb_stops_at_the_size_cap(tmp_path):
+    bomb = tmp_path / "bomb.html.gz"
+    bomb.write_bytes(gzip.compress(b" " * (DEFAULT_MAX_BYTES + 1), compresslevel=9))
+    assert bomb.stat().st_size < 100_000
+    (record,) = extract_many([bomb], algorithm=ALG, page_timeout=None)
+    assert record.error.type == "PageTooLarge"
+    assert record.error.message == f"{bomb}: gunzips to more than {DEFAULT_MAX_BYTES:,} bytes (the size cap)"
+
+
+def test_the_size_cap_is_a_parameter_and_holds_for_plain_files(tmp_path):
+    plain, packed = tmp_path / "p.html", tmp_path / "g.html.gz"
+    plain.write_bytes(page("plain"))
+    packed.write_bytes(gzip.compress(page("plain")))
+    size = len(page("plain"))
+    small = list(extract_many([plain, packed], algorithm=ALG, max_bytes=size - 1, page_timeout=None))
+    assert [r.error.type for r in small] == ["PageTooLarge", "PageTooLarge"]
+    assert "is more than" in small[0].error.message and "gunzips to more than" in small[1].error.message
+    exact = list(extract_many([plain, packed], algorithm=ALG, max_bytes=size, page_timeout=None))
+    assert [r.ok for r in exact] == [True, True]
+
+
+def test_a_worker_that_cannot_start_stops_the_batch_with_an_error(tmp_path):
+    # An extractor defined in a script's __main__ cannot be found by a spawned worker.
+    script = "from thresher.batch import extract_many\n" \
+             "def local(html, url, **kw):\n    return 'x'\n" \
+             "try:\n    list(extract_many([('a', b'x')], extractor=local))\n" \
+             "except Exception as exc:\n    print(type(exc).__name__)\n"
+    thresher_src = Path(thresher.__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(thresher_src)})
+    assert proc.stdout.strip() == "WorkerStartError", proc.stderr

@@ -137,7 +137,7 @@ def test_the_http_content_type_reaches_extract(warc, monkeypatch):
 
     seen = []
     monkeypatch.setattr(thresher.api, "extract", lambda html, url, **kw: seen.append((url, kw["content_type"])) or "")
-    list(extract_warc(warc[0], algorithm=ALG))
+    list(extract_warc(warc[0], algorithm=ALG, page_timeout=None))  # in this process: the patch applies
     declared = {url: ctype for url, ctype, _, _ in RESPONSES}
     assert seen == [(url, declared[url]) for url in HTML_URLS]
 

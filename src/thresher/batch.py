@@ -2,13 +2,37 @@
 
 :func:`extract_many` takes file paths or in-memory records and yields one
 :class:`BatchRecord` per input, in input order. A failure on one input becomes
-an error record and never stops the run; with ``jobs > 1`` a worker process
-that dies is replaced, and the input that killed it gets an error record.
+an error record and never stops the run.
+
+Worker processes. With ``jobs > 1``, or with a per-page time limit
+(``page_timeout``, on by default), pages run in worker processes that the
+calling process supervises: each page is sent to a worker on its own, so that
+
+- a page that runs past ``page_timeout`` seconds has its worker killed and
+  replaced, and gets a ``PageTimeout`` error record;
+- a worker that dies (a crash in native code, ``os._exit``) is replaced, and
+  the page it was working on gets a ``WorkerCrashed`` error record;
+- a page sent to a worker that died between pages is sent again.
+
+A time limit needs a process to kill, so ``jobs=1`` with a time limit runs a
+pool of one worker; ``jobs=1, page_timeout=None`` runs in the calling process
+(no pickling, no process start: handy for debugging and small jobs).
+
+Workers are started with the ``spawn`` method, deliberately: a fresh
+interpreter inherits no threads, locks or file descriptors from the caller
+(forking a threaded parent can deadlock), there is no fork server process to
+outlive the batch, and each worker is a direct child of the batch process, so
+that it can ask to die with it. A worker exits when its parent dies: on Linux
+the kernel kills it (``PR_SET_PDEATHSIG``; note that this follows the thread
+that started the worker, so consume :func:`extract_many` from a thread that
+outlives the batch), and everywhere a watchdog thread in the worker exits it
+once its parent process is gone. With its workers gone, multiprocessing's
+resource tracker (which ``spawn`` starts) sees end-of-file and exits too.
 
 Inputs:
 
-- a ``str`` or :class:`pathlib.Path`: a file to read (``.gz`` is gunzipped);
-  its id is the path as given;
+- a ``str`` or :class:`pathlib.Path`: a file to read (``.gz`` is gunzipped,
+  in a stream, up to ``max_bytes``); its id is the path as given;
 - a record with ``id`` and ``html`` attributes (and optionally ``url``), such
   as :class:`thresher.evaluation.Page`;
 - a tuple ``(id, html)`` or ``(id, html, url)``.
@@ -16,23 +40,38 @@ Inputs:
 from __future__ import annotations
 
 import gzip
-import math
-import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from functools import partial
-from itertools import islice
+from multiprocessing import current_process, get_context
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import SpawnProcess
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, NamedTuple
 
-DEFAULT_CHUNK = 8
-_MAX_CHUNK = 32
+from .errors import InputError
+from .fetch import DEFAULT_MAX_BYTES
+
+DEFAULT_PAGE_TIMEOUT = 60.0
+_READ_CHUNK = 1 << 20
+_AHEAD_PER_WORKER = 8  # pages taken from the input beyond the next record to yield, per worker
+_BOOT_LIMIT = 120.0  # seconds a new worker may take to start before the batch gives up
+_WATCH_INTERVAL = 0.5
+_PR_SET_PDEATHSIG = 1
+_READY = "ready"
+
+
+class PageTooLarge(InputError):
+    """A page file is (or gunzips to) more than the size cap."""
 
 
 class BatchError(NamedTuple):
-    type: str  # exception class name
+    type: str  # exception class name, or PageTimeout / WorkerCrashed
     message: str
 
     def __str__(self) -> str:
@@ -58,10 +97,35 @@ class _Job:
     url: str | None = None
 
 
-def read_page(path: str | Path) -> bytes:
-    """Bytes of a page file, gunzipped when the name ends in ``.gz``."""
-    data = Path(path).read_bytes()
-    return gzip.decompress(data) if str(path).endswith(".gz") else data
+# ----------------------------------------------------------------- reading
+
+def _read_capped(stream: BinaryIO, limit: int, name: str, what: str) -> bytes:
+    """At most ``limit`` bytes of ``stream``, read in chunks; :class:`PageTooLarge` past that."""
+    chunks, size = [], 0
+    while chunk := stream.read(min(_READ_CHUNK, limit + 1 - size)):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise PageTooLarge(f"{name}: {what} more than {limit:,} bytes (the size cap)")
+    return b"".join(chunks)
+
+
+def is_gzip_name(path: str | Path) -> bool:
+    return str(path).endswith(".gz")
+
+
+def read_page(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """Bytes of a page file, gunzipped when the name ends in ``.gz``; at most ``max_bytes`` of them.
+
+    A gzipped file is decompressed as a stream and abandoned as soon as its
+    output passes the cap, so a small file that expands enormously costs no
+    more than the cap.
+    """
+    with open(path, "rb") as raw:
+        if not is_gzip_name(path):
+            return _read_capped(raw, max_bytes, str(path), "is")
+        with gzip.GzipFile(fileobj=raw) as unzipped:
+            return _read_capped(unzipped, max_bytes, str(path), "gunzips to")
 
 
 def as_job(item: Any) -> _Job:
@@ -79,10 +143,15 @@ def _failure(job_id: str, exc: BaseException) -> BatchRecord:
     return BatchRecord(job_id, False, None, BatchError(type(exc).__name__, str(exc)))
 
 
-def run_job(job: _Job, options: dict[str, Any], extractor: Callable[..., str] | None = None) -> BatchRecord:
+def _error(job_id: str, kind: str, message: str) -> BatchRecord:
+    return BatchRecord(job_id, False, None, BatchError(kind, message))
+
+
+def run_job(job: _Job, options: dict[str, Any], extractor: Callable[..., str] | None = None,
+            max_bytes: int = DEFAULT_MAX_BYTES) -> BatchRecord:
     """Extract one input; every exception becomes an error record."""
     try:
-        html = read_page(job.path) if job.path is not None else job.html
+        html = read_page(job.path, max_bytes) if job.path is not None else job.html
         if extractor is None:
             from .api import extract as extractor
         return BatchRecord(job.id, True, extractor(html, job.url, **options), None)
@@ -90,133 +159,313 @@ def run_job(job: _Job, options: dict[str, Any], extractor: Callable[..., str] | 
         return _failure(job.id, exc)
 
 
-def run_chunk(jobs: Sequence[_Job], options: dict[str, Any],
-              extractor: Callable[..., str] | None = None) -> list[BatchRecord]:
-    """Worker entry point (module level so that process pools can pickle it)."""
-    return [run_job(job, options, extractor) for job in jobs]
+@dataclass(frozen=True)
+class _Task:
+    """What every page of a batch gets done to (picklable: it is sent to each worker)."""
+
+    options: dict[str, Any]
+    extractor: Callable[..., str] | None
+    max_bytes: int
+
+    def run(self, job: _Job) -> BatchRecord:
+        return run_job(job, self.options, self.extractor, self.max_bytes)
+
+    def warm_up(self) -> None:
+        """Import the extraction code before the first page, so that a page's time limit is its own."""
+        if self.extractor is None:
+            from . import api  # noqa: F401
 
 
-def _chunks(jobs: Iterator[_Job], size: int) -> Iterator[list[_Job]]:
-    while chunk := list(islice(jobs, size)):
-        yield chunk
-
-
-def chunk_size(count: int | None, jobs: int) -> int:
-    """Inputs per task: about four tasks per worker, between 1 and 32."""
-    if count is None:
-        return DEFAULT_CHUNK
-    return max(1, min(_MAX_CHUNK, math.ceil(count / (jobs * 4))))
-
-
-def _context():
-    """Start workers from a clean process: forking a threaded parent (progress bars) can deadlock."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-
+# ------------------------------------------------------------- worker side
 
 def one_blas_thread() -> None:
-    """Each worker's initializer: numpy's BLAS runs one thread. The pool already runs a worker per
-    core it is given, and BLAS threads on top of them oversubscribe the cores: with 2 workers on 2
-    cores, 300 wcxb-dev pages took thresher-accurate (whose network multiplies matrices) 12 to 30 s
-    unlimited against 3.4 s limited; the default's time did not change."""
+    """Numpy's BLAS runs one thread in each worker.
+
+    The pool already runs a worker per core it is given, and BLAS threads on
+    top of them oversubscribe the cores (see the README's batch notes).
+    """
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=1)
 
 
+def _parent_is_gone(parent_pid: int) -> bool:
+    return os.getppid() != parent_pid
+
+
+def _ask_kernel_to_kill_us_with_parent() -> None:
+    """Linux only: SIGKILL this process when the thread that started it dies."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # no prctl: the watchdog thread still ends the worker
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while not _parent_is_gone(parent_pid):
+        time.sleep(_WATCH_INTERVAL)
+    os._exit(1)
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """End this worker when ``parent_pid`` dies, even in the middle of a page."""
+    _ask_kernel_to_kill_us_with_parent()
+    if _parent_is_gone(parent_pid):  # it died before we asked
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent_pid,), name="thresher-watch-parent",
+                     daemon=True).start()
+
+
+def _worker_main(conn: Connection, task: _Task, parent_pid: int) -> None:
+    """A worker's life: pages in, records out, until the parent closes the pipe or dies."""
+    die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    one_blas_thread()
+    task.warm_up()
+    try:
+        conn.send_bytes(pickle.dumps(_READY))
+        while True:
+            job = pickle.loads(conn.recv_bytes())
+            conn.send_bytes(_pickled(task.run(job)))
+    except (EOFError, OSError):  # the parent closed the pipe (done with us) or is gone
+        return
+
+
+def _pickled(record: BatchRecord) -> bytes:
+    """The record to send back; an error record if the extractor's output cannot be pickled."""
+    try:
+        return pickle.dumps(record)
+    except Exception as exc:  # noqa: BLE001 - a custom extractor may return anything
+        return pickle.dumps(_failure(record.id, exc))
+
+
+# ------------------------------------------------------------- parent side
+
+class _Sent(NamedTuple):
+    """A page and its place in the input."""
+
+    index: int
+    job: _Job
+
+
+def _crashed(worker: _Worker) -> tuple[str, str]:
+    """The error record's type and message for a worker that died (its pipe closed: it is exiting)."""
+    worker.process.join(timeout=1)
+    code = worker.process.exitcode
+    return "WorkerCrashed", "the worker process died on this input" + (f" (exit code {code})" if code else "")
+
+
+class _Worker:
+    """A worker process, the parent's end of its pipe, and the page it is on.
+
+    A worker is sent one page at a time: a page never waits behind another
+    one's time limit, and the page a dead worker was on is always known.
+    """
+
+    def __init__(self, task: _Task):
+        ctx = get_context("spawn")
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.process: SpawnProcess = ctx.Process(target=_worker_main, args=(child, task, os.getpid()),
+                                                 name="thresher-worker", daemon=not current_process().daemon)
+        self.process.start()
+        child.close()
+        self.ready = False
+        self.page: _Sent | None = None
+        self.since = time.monotonic()  # start of its boot, or of its page
+
+    def is_idle(self) -> bool:
+        return self.ready and self.page is None
+
+    def is_watched(self) -> bool:
+        """Starting up, or on a page: a message, a death or a deadline is due."""
+        return not self.ready or self.page is not None
+
+    def send(self, item: _Sent) -> None:
+        self.page, self.since = item, time.monotonic()
+        self.conn.send_bytes(pickle.dumps(item.job))
+
+    def deadline(self, limit: float | None) -> float | None:
+        if not self.ready:
+            return self.since + _BOOT_LIMIT
+        return self.since + limit if self.page is not None and limit is not None else None
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+class WorkerStartError(RuntimeError):
+    """A worker process did not start (it died or hung before taking any page)."""
+
+
 class _Pool:
-    """A process pool that can be replaced after a worker died."""
+    """Workers, the pages waiting to be sent, and the records not yet yielded."""
 
-    def __init__(self, workers: int, work: Callable[[list[_Job]], list[BatchRecord]]):
-        self._workers, self._work = workers, work
-        self._executor = self._new()
+    def __init__(self, jobs: Iterator[_Job], task: _Task, workers: int, limit: float | None):
+        self.source, self.task, self.size, self.limit = jobs, task, workers, limit
+        self.workers: list[_Worker] = []
+        self.waiting: deque[_Sent] = deque()
+        self.done: dict[int, BatchRecord] = {}
+        self.taken = 0
+        self.exhausted = False
+        self.next_out = 0
 
-    def _new(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self._workers, mp_context=_context(), initializer=one_blas_thread)
+    def is_finished(self) -> bool:
+        return self.exhausted and not self.waiting and not self.done and \
+            all(w.page is None for w in self.workers)
 
-    def submit(self, chunk: list[_Job]) -> Future:
-        return self._executor.submit(self._work, chunk)
+    def _take(self) -> None:
+        """Take pages from the source, up to a bounded distance ahead of the next record to yield."""
+        while not self.exhausted and self.taken < self.next_out + self.size * _AHEAD_PER_WORKER:
+            job = next(self.source, None)
+            if job is None:
+                self.exhausted = True
+                return
+            self.waiting.append(_Sent(self.taken, job))
+            self.taken += 1
 
-    def restart(self) -> None:
-        """Replace a broken pool (a worker died)."""
-        _stop(self._executor, broken=True)
-        self._executor = self._new()
+    def _grow(self) -> None:
+        """Start workers, up to the pool's size, while pages wait for more than those starting."""
+        starting = sum(not w.ready for w in self.workers)
+        while len(self.workers) < self.size and len(self.waiting) > starting:
+            self.workers.append(_Worker(self.task))
+            starting += 1
+
+    def dispatch(self) -> None:
+        self._take()
+        for worker in [w for w in self.workers if w.is_idle()]:
+            if not self.waiting:
+                break
+            try:
+                worker.send(self.waiting.popleft())
+            except OSError:  # it died between pages: nobody to blame, its page goes back
+                self._replace(worker, *_crashed(worker), blame=False)
+        self._grow()
+
+    def _receive(self, worker: _Worker) -> None:
+        try:
+            while worker.conn.poll():
+                message = pickle.loads(worker.conn.recv_bytes())
+                if message == _READY:
+                    worker.ready = True
+                elif worker.page is not None:
+                    self.done[worker.page.index] = message
+                    worker.page = None
+        except (EOFError, OSError):
+            self._replace(worker, *_crashed(worker))
+            return
+        if not worker.process.is_alive():
+            self._replace(worker, *_crashed(worker))
+
+    def _replace(self, worker: _Worker, kind: str, message: str, blame: bool = True) -> None:
+        """Kill ``worker`` and give its page an error record (or, unblamed, send it again)."""
+        worker.kill()
+        self.workers.remove(worker)  # dispatch() starts another while pages are waiting
+        if not worker.ready:
+            raise WorkerStartError("a worker process died while starting (its error, if any, is on stderr)")
+        if worker.page is not None and blame:
+            self.done[worker.page.index] = _error(worker.page.job.id, kind, message)
+        elif worker.page is not None:
+            self.waiting.appendleft(worker.page)
+
+    def _timeout(self, watched: list[_Worker]) -> float | None:
+        """Seconds until the nearest deadline among ``watched`` (``None``: none is set)."""
+        deadlines = [d for d in (w.deadline(self.limit) for w in watched) if d is not None]
+        return max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+
+    def wait(self, block: bool = True) -> None:
+        """Wait (unless not ``block``) for a message, a death or a deadline; handle whatever happened."""
+        watched = [w for w in self.workers if w.is_watched()]
+        if not watched:
+            return
+        handles = [w.conn for w in watched] + [w.process.sentinel for w in watched]
+        ready = set(wait(handles, self._timeout(watched) if block else 0))
+        for worker in watched:
+            if worker.conn in ready or worker.process.sentinel in ready:
+                self._receive(worker)
+        self._enforce_deadlines()
+
+    def _enforce_deadlines(self) -> None:
+        now = time.monotonic()
+        for worker in list(self.workers):
+            deadline = worker.deadline(self.limit)
+            if deadline is None or deadline > now:
+                continue
+            if not worker.ready:
+                worker.kill()
+                raise WorkerStartError(f"a worker process did not start within {_BOOT_LIMIT:g} s")
+            self._replace(worker, "PageTimeout", f"no result within {self.limit:g} s; the worker was killed")
+
+    def next_record(self) -> BatchRecord | None:
+        """The next record in input order, if it is done."""
+        record = self.done.pop(self.next_out, None)
+        if record is not None:
+            self.next_out += 1
+        return record
 
     def close(self) -> None:
-        _stop(self._executor, broken=bool(getattr(self._executor, "_broken", False)))
+        """Close every pipe (idle workers then exit by themselves); kill what is still running."""
+        for worker in self.workers:
+            worker.conn.close()
+        deadline = time.monotonic() + 1
+        for worker in self.workers:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            worker.kill()
 
 
-def _stop(executor: ProcessPoolExecutor, broken: bool) -> None:
-    """Shut ``executor`` down and wait for it; a broken one has its live workers killed first.
-
-    When a worker dies while another task is being submitted, CPython (3.11) can start a
-    new worker after the broken pool has terminated the workers it knew of, and then wait
-    for that one forever: ``shutdown(wait=True)`` would never return. ``_processes`` is the
-    executor's own table of workers (private, hence read with a default).
-    """
-    if broken:
-        for process in list((getattr(executor, "_processes", None) or {}).values()):
-            if process.is_alive():
-                process.kill()
-    executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _isolate(pool: _Pool, chunk: list[_Job]) -> list[BatchRecord]:
-    """Run a chunk whose worker died one input at a time, each in a fresh task."""
-    records = []
-    for job in chunk:
-        try:
-            records.extend(pool.submit([job]).result())
-        except BrokenProcessPool:
-            pool.restart()
-            records.append(BatchRecord(job.id, False, None,
-                                       BatchError("WorkerCrashed", "the worker process died on this input")))
-    return records
-
-
-def _parallel(jobs: Iterator[_Job], work: Callable, workers: int, size: int) -> Iterator[BatchRecord]:
-    pool = _Pool(workers, work)
-    window: deque[tuple[list[_Job], Future]] = deque()
+def _supervised(jobs: Iterator[_Job], task: _Task, workers: int, limit: float | None) -> Iterator[BatchRecord]:
+    pool = _Pool(jobs, task, workers, limit)
     try:
-        for chunk in _chunks(jobs, size):
-            window.append((chunk, pool.submit(chunk)))
-            if len(window) >= workers * 2:
-                yield from _drain(pool, window)
-        while window:
-            yield from _drain(pool, window)
+        while True:
+            pool.dispatch()
+            record = pool.next_record()
+            if record is not None:
+                yield record
+                pool.wait(block=False)  # results that came in while the caller used the record
+            elif pool.is_finished():
+                return
+            else:
+                pool.wait()
     finally:
         pool.close()
 
 
-def _drain(pool: _Pool, window: deque) -> list[BatchRecord]:
-    chunk, future = window.popleft()
-    try:
-        return future.result()
-    except BrokenProcessPool:
-        pool.restart()
-        pending = [c for c, _ in window]
-        window.clear()
-        records = _isolate(pool, chunk)
-        window.extend((c, pool.submit(c)) for c in pending)
-        return records
+def _check(jobs: int, page_timeout: float | None, max_bytes: int) -> None:
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
+    if page_timeout is not None and not 0 < page_timeout < float("inf"):
+        raise ValueError("page_timeout must be a positive number of seconds, or None")
+    if max_bytes < 1:
+        raise ValueError("max_bytes must be at least 1")
 
 
 def extract_many(paths_or_records: Iterable[Any], *, jobs: int = 1, chunksize: int | None = None,
-                 extractor: Callable[..., str] | None = None, **extract_kwargs: Any) -> Iterator[BatchRecord]:
+                 extractor: Callable[..., str] | None = None,
+                 page_timeout: float | None = DEFAULT_PAGE_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
+                 **extract_kwargs: Any) -> Iterator[BatchRecord]:
     """Yield a :class:`BatchRecord` per input, in input order.
 
     ``extract_kwargs`` go to :func:`thresher.extract` (``algorithm``,
-    ``output``, ``language``, ...). ``jobs > 1`` runs inputs in chunks of
-    ``chunksize`` over that many processes, with a bounded number of chunks in
-    flight. ``extractor`` replaces :func:`thresher.extract` (it must be a
+    ``output``, ``language``, ...). ``jobs`` is the number of worker
+    processes; a page that takes longer than ``page_timeout`` seconds gets a
+    ``PageTimeout`` error record and its worker is replaced (``None``: no
+    limit; with ``jobs=1`` pages then run in this process). A file input
+    larger than ``max_bytes`` (after gunzipping) gets a ``PageTooLarge`` error
+    record. ``extractor`` replaces :func:`thresher.extract` (it must be a
     picklable module-level callable taking ``(html, url, **kwargs)``).
+    ``chunksize`` is accepted for compatibility and ignored: pages are sent to
+    workers one at a time, so that each has its own time limit.
     """
-    if jobs < 1:
-        raise ValueError("jobs must be at least 1")
-    items = paths_or_records
-    count = len(items) if hasattr(items, "__len__") else None
-    job_iter = (as_job(item) for item in items)
-    if jobs == 1:
-        return (run_job(job, extract_kwargs, extractor) for job in job_iter)
-    work = partial(run_chunk, options=extract_kwargs, extractor=extractor)
-    return _parallel(job_iter, work, jobs, chunksize or chunk_size(count, jobs))
+    del chunksize
+    _check(jobs, page_timeout, max_bytes)
+    job_iter = (as_job(item) for item in paths_or_records)
+    task = _Task(dict(extract_kwargs), extractor, max_bytes)
+    if jobs == 1 and page_timeout is None:
+        return (task.run(job) for job in job_iter)
+    return _supervised(job_iter, task, jobs, page_timeout)

@@ -1,7 +1,7 @@
 """The ``thresher`` command line.
 
     thresher extract [FILE|URL|-] [--algorithm NAME] [--format FMT] [-o OUT]
-    thresher extract --input-dir DIR -o OUTDIR [--jobs N] [--glob PATTERN]
+    thresher extract --input-dir DIR -o OUTDIR [--jobs N] [--glob PATTERN] [--resume]
     thresher extract --warc FILE.warc.gz [-o OUT.jsonl] [--jobs N]
     thresher algorithms
     thresher evaluate DATASET_DIR [--algorithm NAME] [--out FILE]
@@ -28,7 +28,10 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from .batchdir import Listing, Plan
 
 EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
 PROG = "thresher"
@@ -72,11 +75,13 @@ def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"time limit for fetching a URL (default: {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, metavar="N",
-                        help=f"size cap for a fetched page (default: {DEFAULT_MAX_BYTES})")
+                        help="size cap for a fetched page, or for each file of --input-dir after "
+                             f"gunzipping (default: {DEFAULT_MAX_BYTES})")
 
 
 def build_parser() -> argparse.ArgumentParser:
     from . import FORMATS, __version__
+    from .batch import DEFAULT_PAGE_TIMEOUT
 
     parser = argparse.ArgumentParser(prog=PROG, description="Main-content extraction for web pages.",
                                      epilog=EPILOG, formatter_class=_formatter)
@@ -103,6 +108,18 @@ def build_parser() -> argparse.ArgumentParser:
                           "(needs thresher[scale])")
     ext.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                      help="worker processes for --input-dir or --warc (default: 1; 0: one per CPU)")
+    ext.add_argument("--page-timeout", type=float, metavar="SECONDS",
+                     help="time limit per page of --input-dir or --warc: past it the page gets a "
+                          f"PageTimeout error and its worker is replaced (default: {DEFAULT_PAGE_TIMEOUT:g}; "
+                          "0: none, and --jobs 1 then extracts in this process)")
+    ext.add_argument("--resume", action="store_true",
+                     help="--input-dir: skip inputs with an output or an error record in OUTDIR, keep "
+                          "errors.jsonl's records (default: extract everything, start errors.jsonl afresh)")
+    ext.add_argument("--retry-errors", action="store_true",
+                     help="with --resume: drop errors.jsonl's records and extract those inputs again")
+    ext.add_argument("--follow-links", action="store_true",
+                     help="--input-dir: read symbolic links that lead out of DIR (default: such a link "
+                          "gets an error record and is not read)")
     _add_fetch_options(ext)
     ext.set_defaults(handler=cmd_extract)
 
@@ -226,8 +243,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
         return cmd_extract_warc(args)
     if args.input_dir is not None:
         return cmd_extract_dir(args)
-    if args.glob or args.jobs != 1:
-        raise CliError("--glob and --jobs apply to --input-dir only")
+    if args.glob or args.jobs != 1 or _batch_flags(args):
+        raise CliError("--glob, --jobs, --page-timeout, --resume, --retry-errors and --follow-links "
+                       "apply to --input-dir only (--jobs and --page-timeout to --warc too)")
     algorithm, model = check_algorithm(args.algorithm), check_model(args.model)
     html, url, content_type = read_source(args)
     from .api import extract
@@ -238,10 +256,16 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def input_files(root: Path, patterns: Sequence[str]) -> list[Path]:
-    """Files under ``root`` matching any pattern, sorted, each once."""
-    found = {p for pattern in patterns for p in root.glob(pattern) if p.is_file()}
-    return sorted(found)
+def _batch_flags(args: argparse.Namespace) -> bool:
+    """True when a flag of the batch modes only was given."""
+    return args.page_timeout is not None or args.resume or args.retry_errors or args.follow_links
+
+
+def input_files(root: Path, patterns: Sequence[str], follow_links: bool = False) -> list[Path]:
+    """Files under ``root`` matching any pattern, sorted, each once (links out of ``root`` left out)."""
+    from .batchdir import list_inputs
+
+    return list(list_inputs(root, patterns, follow_links).files)
 
 
 def output_names(files: Sequence[Path], root: Path, extension: str) -> list[Path]:
@@ -261,25 +285,53 @@ def output_names(files: Sequence[Path], root: Path, extension: str) -> list[Path
     return names
 
 
-def _error_line(path: Path, kind: str, message: str) -> str:
-    return json.dumps({"path": str(path), "type": kind, "message": message}, ensure_ascii=False) + "\n"
-
-
 def _write_page(target: Path, text: str) -> str | None:
-    """Write one output; the error message when that fails."""
+    """Write one output, whole or not at all; the error message when that fails."""
+    from .batchdir import write_atomically
+
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(_with_newline(text), encoding="utf-8")
+        write_atomically(target, _with_newline(text).encode("utf-8"))
     except OSError as exc:
         return _os_message(exc, str(target))
     return None
 
 
-def _batch_setup(args: argparse.Namespace) -> tuple[Path, Path, list[Path]]:
+def _drop_stale_output(target: Path) -> None:
+    """Remove an earlier run's output of an input that now fails: each input has one record."""
+    try:
+        target.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _page_timeout(args: argparse.Namespace) -> float | None:
+    from .batch import DEFAULT_PAGE_TIMEOUT
+
+    if args.page_timeout is None:
+        return DEFAULT_PAGE_TIMEOUT
+    if not 0 <= args.page_timeout < float("inf"):
+        raise CliError("--page-timeout must be 0 (no limit) or a positive number of seconds")
+    return args.page_timeout or None
+
+
+def _check_batch_numbers(args: argparse.Namespace) -> None:
+    if args.jobs < 0:
+        raise CliError("--jobs must be 0 (one per CPU) or more")
+    if args.max_bytes < 1:
+        raise CliError("--max-bytes must be at least 1")
+    _page_timeout(args)
+
+
+def _batch_setup(args: argparse.Namespace) -> tuple[Path, Path, Listing]:
+    """(input root, OUTDIR, listing of DIR) after checking the arguments; OUTDIR is created."""
+    from .batchdir import list_inputs, remove_temporaries
+
     if args.source is not None:
         raise CliError("give either FILE|URL|- or --input-dir, not both")
     if not args.output:
         raise CliError("--input-dir needs -o OUTDIR")
+    if args.retry_errors and not args.resume:
+        raise CliError("--retry-errors needs --resume")
     root, out_dir = Path(args.input_dir), Path(args.output)
     if not root.is_dir():
         raise CliError(f"{root}: not a directory")
@@ -287,44 +339,59 @@ def _batch_setup(args: argparse.Namespace) -> tuple[Path, Path, list[Path]]:
         raise CliError(f"{out_dir}: exists and is not a directory")
     if out_dir.resolve() == root.resolve():
         raise CliError("OUTDIR must differ from the input directory")
-    if args.jobs < 0:
-        raise CliError("--jobs must be 0 (one per CPU) or more")
+    _check_batch_numbers(args)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
+        remove_temporaries(out_dir)
     except OSError as exc:
         raise CliError(f"cannot create {_os_message(exc, str(out_dir))}") from None
-    return root, out_dir, input_files(root, args.glob or DEFAULT_GLOBS)
+    return root, out_dir, list_inputs(root, args.glob or DEFAULT_GLOBS, args.follow_links)
+
+
+def _summary(ok: int, failed: int, elapsed: float, out_dir: Path, plan: Plan) -> str:
+    count = ok + failed
+    rate = f"{count / elapsed:.1f}" if elapsed > 0 else "-"
+    earlier = f"; resumed: {plan.done_before} outputs and {len(plan.kept)} errors from an earlier run" \
+        if plan.done_before or plan.kept else ""
+    errors = f", errors in {out_dir / 'errors.jsonl'}" if failed or plan.kept else ""
+    return f"{PROG}: {ok} ok, {failed} errors, {rate} pages/s{earlier}; outputs in {out_dir}{errors}"
 
 
 def cmd_extract_dir(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from .batch import extract_many
+    from .batchdir import ERRORS_NAME, ErrorLog, plan
 
-    root, out_dir, files = _batch_setup(args)
+    root, out_dir, listing = _batch_setup(args)
     options = dict(algorithm=check_algorithm(args.algorithm), output=args.format, language=args.language,
                    model=check_model(args.model), **_render_options(args))
-    targets = output_names(files, root, EXTENSIONS[args.format])
+    targets = [out_dir / name for name in output_names(listing.files, root, EXTENSIONS[args.format])]
+    work = plan(listing, targets, out_dir / ERRORS_NAME, resume=args.resume, retry_errors=args.retry_errors)
+    inputs = [path for path, _ in work.todo]
     jobs = args.jobs or os.cpu_count() or 1
     ok = failed = 0
     start = time.perf_counter()
-    progress = tqdm(total=len(files), file=sys.stderr, unit="page", disable=None, dynamic_ncols=True)
-    with (out_dir / "errors.jsonl").open("w", encoding="utf-8") as errors:
-        for path, target, record in zip(files, targets, extract_many(files, jobs=jobs, **options)):
-            problem = ("OSError", _write_page(out_dir / target, record.output)) if record.ok else \
+    progress = tqdm(total=len(inputs), file=sys.stderr, unit="page", disable=None, dynamic_ncols=True)
+    with ErrorLog(out_dir / ERRORS_NAME, work.kept) as errors:
+        for entry in work.report:
+            errors.add(*entry)
+            failed += 1
+        records = extract_many(inputs, jobs=jobs, page_timeout=_page_timeout(args), max_bytes=args.max_bytes,
+                               **options)
+        for (path, target), record in zip(work.todo, records):
+            problem = ("OSError", _write_page(target, record.output)) if record.ok else \
                 (record.error.type, record.error.message)
             if problem[1] is None:
                 ok += 1
             else:
                 failed += 1
-                errors.write(_error_line(path, *problem))
+                _drop_stale_output(target)
+                errors.add(path, *problem)
             progress.update(1)
     progress.close()
-    elapsed = time.perf_counter() - start
-    rate = f"{len(files) / elapsed:.1f}" if elapsed > 0 else "-"
-    print(f"{PROG}: {ok} ok, {failed} errors, {rate} pages/s; outputs in {out_dir}"
-          + (f", errors in {out_dir / 'errors.jsonl'}" if failed else ""), file=sys.stderr)
-    return EXIT_PARTIAL if failed else EXIT_OK
+    print(_summary(ok, failed, time.perf_counter() - start, out_dir, work), file=sys.stderr)
+    return EXIT_PARTIAL if failed or work.kept else EXIT_OK
 
 
 def cmd_extract_warc(args: argparse.Namespace) -> int:
@@ -332,12 +399,15 @@ def cmd_extract_warc(args: argparse.Namespace) -> int:
 
     if args.source is not None or args.input_dir is not None or args.glob:
         raise CliError("--warc takes no FILE|URL|-, --input-dir or --glob")
+    if args.resume or args.retry_errors or args.follow_links:
+        raise CliError("--resume, --retry-errors and --follow-links apply to --input-dir only")
     if args.jobs < 0:
         raise CliError("--jobs must be 0 (one per CPU) or more")
     options = dict(algorithm=check_algorithm(args.algorithm), output=args.format, language=args.language,
                    model=check_model(args.model), **_render_options(args))
     start = time.perf_counter()
-    ok, failed = write_warc_jsonl(args.warc, args.output, jobs=args.jobs or os.cpu_count() or 1, **options)
+    ok, failed = write_warc_jsonl(args.warc, args.output, jobs=args.jobs or os.cpu_count() or 1,
+                                  page_timeout=_page_timeout(args), **options)
     elapsed = time.perf_counter() - start
     rate = f"{(ok + failed) / elapsed:.1f}" if elapsed > 0 else "-"
     print(f"{PROG}: {ok} ok, {failed} errors, {rate} records/s"
