@@ -413,3 +413,14 @@ def test_train_dispatches_to_the_table(capsys, tmp_path, monkeypatch):
     assert code == 0 and out == ""
     sys.modules.pop("fake_trainer_no_cv", None)
     sys.modules.pop("fake_trainer_for_cli", None)
+
+
+def test_a_gzipped_page_file_is_capped_like_a_fetched_page(tmp_path, capsys):
+    import gzip
+
+    from thresher.cli import main
+
+    bomb = tmp_path / "bomb.html.gz"
+    bomb.write_bytes(gzip.compress(b"<p>" + b"a" * 3_000_000 + b"</p>"))
+    assert main(["extract", str(bomb), "--max-bytes", "1000000"]) == 2
+    assert "size cap" in capsys.readouterr().err

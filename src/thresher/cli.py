@@ -183,17 +183,18 @@ def _os_message(exc: OSError, fallback: str = "") -> str:
     return f"{where}: {reason}" if where else reason
 
 
-def read_file(path: str) -> bytes:
+def read_file(path: str, max_bytes: int) -> bytes:
+    """A page file's bytes, gunzipped when its name says so, at most ``max_bytes`` of them."""
+    from .batch import PageTooLarge, read_page
+
     try:
-        data = Path(path).read_bytes()
+        return read_page(path, max_bytes)
+    except PageTooLarge as exc:
+        raise CliError(str(exc)) from None
+    except (EOFError, gzip.BadGzipFile) as exc:
+        raise CliError(f"{path}: not valid gzip data ({exc})") from None
     except OSError as exc:
         raise CliError(f"cannot read {_os_message(exc, path)}") from None
-    if path.endswith(".gz"):
-        try:
-            return gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise CliError(f"{path}: not valid gzip data ({exc})") from None
-    return data
 
 
 def read_source(args: argparse.Namespace) -> tuple[bytes, str | None, str | None]:
@@ -208,7 +209,7 @@ def read_source(args: argparse.Namespace) -> tuple[bytes, str | None, str | None
     if is_url(source):
         fetched = fetch(source, timeout=args.timeout, max_bytes=args.max_bytes)
         return fetched.content, args.url or fetched.url, fetched.content_type
-    return read_file(source), args.url, None
+    return read_file(source, args.max_bytes), args.url, None
 
 
 def _with_newline(text: str) -> str:
