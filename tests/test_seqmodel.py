@@ -1,13 +1,15 @@
-"""The block-sequence network: numpy inference (thresher.seqmodel), its file format, and
-parity with the PyTorch network it is trained as (thresher.training.sequence)."""
+"""The block-sequence network: the core's inference against a numpy transcription of the
+architecture (tests/seqnet_reference.py), its file format, and parity with the PyTorch network
+it is trained as (thresher.training.sequence)."""
 import numpy as np
 import pytest
 
 from thresher import seqmodel as S
 from thresher import treemodel as T
 from thresher.errors import ModelError
-from thresher.seqmodel import (LAYER_WEIGHTS, SequenceNet, as_slice, chunked_attention, conv, mean_embedding,
-                               weight_names, weight_shapes)
+import seqnet_reference
+from seqnet_reference import chunked_attention, conv, mean_embedding, reference_margin_bags
+from thresher.seqmodel import LAYER_WEIGHTS, SequenceNet, as_slice, weight_names, weight_shapes
 
 NUMERIC, TOKENS = 5, 3
 NAMES = tuple(f"f{i}" for i in range(NUMERIC)) + tuple(f"tok_{i}" for i in range(TOKENS))
@@ -69,7 +71,7 @@ def test_chunked_attention_equals_full_attention_when_the_page_fits_one_chunk():
 @pytest.mark.parametrize("batch_scores", [1, 2 * 3 * 3 * 2, 1 << 22])  # one chunk, two chunks, all per batch
 def test_chunked_attention_is_each_chunk_s_own_attention(monkeypatch, batch_scores):
     """Chunks attended in batches (and the shorter last chunk alone) give what each chunk gives alone."""
-    monkeypatch.setattr(S, "ATTENTION_BATCH_SCORES", batch_scores)
+    monkeypatch.setattr(seqnet_reference, "ATTENTION_BATCH_SCORES", batch_scores)
     rng = np.random.default_rng(3)
     q, k, v = (rng.standard_normal((11, 8)).astype(np.float32) for _ in range(3))
     whole = chunked_attention(q, k, v, heads=2, chunk=3)
@@ -128,7 +130,7 @@ def test_weight_names_cover_every_layer():
 
 # ------------------------------------------------------------------ PyTorch parity and training
 
-def test_numpy_inference_matches_the_torch_network():
+def test_the_core_s_inference_matches_the_torch_network():
     torch = pytest.importorskip("torch", reason="PyTorch (the train extra) is not installed")
     from thresher.training import sequence as S
 
@@ -202,6 +204,25 @@ def test_margin_of_token_bags_equals_margin_of_the_dense_columns():
         x = rows(n, seed=n)
         x[::3, NUMERIC:] = 0.0  # some rows without any token
         np.testing.assert_allclose(net.margin_bags(x[:, :NUMERIC], *bags_of(x)), net.margin(x), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("width,layers,heads,chunk,n", [(8, 1, 2, 4, 1), (8, 2, 2, 5, 23), (16, 1, 4, 64, 70),
+                                                        (12, 2, 3, 7, 130)])
+def test_the_core_computes_what_the_numpy_transcription_does(width, layers, heads, chunk, n):
+    net = random_net(width=width, layers=layers, heads=heads, chunk=chunk, seed=n)
+    x = rows(n, seed=n)
+    x[::4, NUMERIC:] = 0.0  # some rows without any token
+    values, (indices, offsets) = x[:, :NUMERIC], bags_of(x)
+    np.testing.assert_allclose(net.margin_bags(values, indices, offsets),
+                               reference_margin_bags(net, values, indices, offsets), rtol=1e-4, atol=1e-4)
+
+
+def test_bags_that_do_not_fit_the_network_are_model_errors():
+    net = random_net()
+    with pytest.raises(ModelError):
+        net.margin_bags(rows(2)[:, :NUMERIC], np.array([TOKENS], np.int64), np.array([0, 1, 1], np.int64))
+    with pytest.raises(ModelError):
+        net.margin_bags(rows(2)[:, :NUMERIC], np.zeros(0, np.int64), np.array([0, 0], np.int64))
 
 
 def test_mean_embedding_averages_each_row_s_tokens_and_gives_zeros_without_any():

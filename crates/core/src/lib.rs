@@ -6,6 +6,7 @@
 pub mod document;
 pub mod dom;
 pub mod parse;
+pub mod seqnet;
 pub mod text;
 pub mod trees;
 

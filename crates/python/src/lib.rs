@@ -6,13 +6,17 @@
 
 use std::collections::HashMap;
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn,
+    PyUntypedArrayMethods,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use thresher_core::document::{is_skipped_tag, Document};
 use thresher_core::dom::Dom;
+use thresher_core::seqnet::{SeqNet, Sizes};
 use thresher_core::trees::{CompleteEnsemble, Ensemble, TreeError};
 use thresher_core::{build, parse, Limits};
 
@@ -298,9 +302,74 @@ impl Trees {
     }
 }
 
+/// The block-sequence network, built once per model from its float32 weights.
+#[pyclass(frozen, module = "thresher._core")]
+struct SequenceNet {
+    net: SeqNet,
+}
+
+#[pymethods]
+impl SequenceNet {
+    /// ``weights``: name -> float32 array, named and shaped as the model file holds them.
+    #[new]
+    #[pyo3(signature = (weights, *, numeric, tokens, width, embedding, layers, heads, chunk))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        weights: HashMap<String, PyReadonlyArrayDyn<'_, f32>>,
+        numeric: usize,
+        tokens: usize,
+        width: usize,
+        embedding: usize,
+        layers: usize,
+        heads: usize,
+        chunk: usize,
+    ) -> PyResult<Self> {
+        let arrays: HashMap<String, Vec<f32>> = weights
+            .into_iter()
+            .map(|(name, array)| (name, array.as_array().iter().copied().collect()))
+            .collect();
+        let sizes = Sizes {
+            numeric,
+            tokens,
+            width,
+            embedding,
+            layers,
+            heads,
+            chunk,
+        };
+        let net = SeqNet::new(&arrays, &sizes).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(SequenceNet { net })
+    }
+
+    /// One logit per block: ``values`` (float32, blocks x numeric inputs, C-contiguous) and the
+    /// blocks' tokens, block i's being ``indices[offsets[i]:offsets[i + 1]]``. The GIL is released.
+    fn margins<'py>(
+        &self,
+        py: Python<'py>,
+        values: PyReadonlyArray2<'py, f32>,
+        indices: PyReadonlyArray1<'py, i64>,
+        offsets: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        if values.shape()[1] != self.net.numeric() {
+            return Err(PyValueError::new_err(format!(
+                "rows have {} numeric inputs, the network reads {}",
+                values.shape()[1],
+                self.net.numeric()
+            )));
+        }
+        let (values, indices, offsets) =
+            (values.as_slice()?, indices.as_slice()?, offsets.as_slice()?);
+        let out = py
+            .detach(|| self.net.margins(values, indices, offsets))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(build_document, module)?)?;
     module.add_class::<Trees>()?;
+    module.add_class::<SequenceNet>()?;
     Ok(())
 }
