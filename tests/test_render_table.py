@@ -51,9 +51,9 @@ def test_rewrite_replaces_only_the_marked_section(render_table, tmp_path):
     readme.write_text(f"# t\nbefore\n{render_table.START}\nold\n{render_table.END}\nafter\n", encoding="utf-8")
     results = tmp_path / "r.json"
     results.write_text(__import__("json").dumps(RESULTS), encoding="utf-8")
-    assert render_table.main([str(results), "--readme", str(readme)]) == 0
+    assert render_table.main([str(results), "--readme", str(readme), "--note", "A busy day."]) == 0
     text = readme.read_text(encoding="utf-8")
     assert text.startswith("# t\nbefore\n") and text.endswith("\nafter\n") and "old" not in text
-    assert "| thresher (default) |" in text
+    assert "| thresher (default) |" in text and "A busy day." in text
     with pytest.raises(ValueError):
         render_table.rewrite("no markers", "x")
