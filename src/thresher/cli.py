@@ -6,7 +6,7 @@
     thresher algorithms
     thresher evaluate DATASET_DIR [--algorithm NAME] [--out FILE]
     thresher train DATASET... -o MODEL [--algorithm NAME] [--cv K] [--seed S]
-    thresher explain FILE|URL|- [--algorithm NAME]
+    thresher explain FILE|URL|- [--algorithm NAME] [--compare NAME] [--format text|json|html] [-o OUT]
 
 Exit codes:
   0  success
@@ -151,9 +151,16 @@ def build_parser() -> argparse.ArgumentParser:
     tr.set_defaults(handler=cmd_train)
 
     ex = sub.add_parser("explain", help="show every block and the decision taken on it", epilog=EPILOG,
-                        formatter_class=_formatter)
+                        formatter_class=_formatter,
+                        description="Show every block of a page, the decision taken on it and why: a table "
+                                    "(text), a JSON document (json, see docs/explain.md) or a self-contained "
+                                    "HTML report (html).")
     ex.add_argument("source", nargs="?", metavar="FILE|URL|-", help="the page (default: stdin)")
     _add_page_options(ex)
+    ex.add_argument("--compare", "-c", metavar="NAME", help="a second algorithm to show side by side")
+    ex.add_argument("--format", "-f", choices=("text", "json", "html"), default="text",
+                    help="output format (default: text)")
+    ex.add_argument("--output", "-o", metavar="OUT", help="output file (default: stdout)")
     _add_fetch_options(ex)
     ex.set_defaults(handler=cmd_explain)
     return parser
@@ -486,37 +493,22 @@ def cmd_train(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[:width - 1] + "…"
-
-
 def explain_table(result) -> str:
-    """One line per block: index, KEEP/drop, score, reason, first 60 characters."""
-    labels = result.classification.labels
-    scores = result.classification.scores
-    reasons = result.classification.reasons
-    header = (f"# algorithm={result.algorithm} language={result.language or '-'} "
-              f"blocks={len(labels)} kept={sum(labels)}")
-    reason_width = min(40, max((len(r) for r in reasons), default=6))
-    lines = [header, f"{'index':>5}  {'label':<4}  {'score':>7}  {'reason':<{reason_width}}  text"]
-    for block in result.document.blocks:
-        i = block.index
-        score = f"{scores[i]:7.3f}" if scores is not None else f"{'-':>7}"
-        reason = _clip(reasons[i], reason_width) if reasons else ""
-        lines.append(f"{i:>5}  {'KEEP' if labels[i] else 'drop':<4}  {score}  {reason:<{reason_width}}  "
-                     f"{_clip(block.text, 60)}")
-    return "\n".join(lines)
+    """One row per block: index, KEEP/drop, score, the full reason and the text, wrapped to the terminal."""
+    from .explain import render_text
+
+    return render_text(result)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     algorithm, model = check_algorithm(args.algorithm), check_model(args.model)
+    compare = check_algorithm(args.compare) if args.compare is not None else None
     html, url, content_type = read_source(args)
-    from .api import extract_result
+    from .explain import build_report, render
 
-    result = extract_result(html, url, algorithm=algorithm, language=args.language, model=model,
-                            content_type=content_type)
-    write_output(explain_table(result), None)
+    report = build_report(html, url, algorithm=algorithm, compare=compare, language=args.language, model=model,
+                          content_type=content_type)
+    write_output(render(report, args.format), args.output)
     return EXIT_OK
 
 
