@@ -258,6 +258,18 @@ mod tests {
     /// feature, threshold, left, right, value, roots.
     type Arrays = (Vec<i32>, Vec<f64>, Vec<i32>, Vec<i32>, Vec<f64>, Vec<i32>);
 
+    fn view(a: &Arrays, base: f64) -> Ensemble<'_> {
+        Ensemble {
+            feature: &a.0,
+            threshold: &a.1,
+            left: &a.2,
+            right: &a.3,
+            value: &a.4,
+            roots: &a.5,
+            base,
+        }
+    }
+
     /// Two stumps on columns 0 and 1.
     fn stumps() -> Arrays {
         (
@@ -272,16 +284,8 @@ mod tests {
 
     #[test]
     fn rows_follow_their_splits_and_sum_the_leaves() {
-        let (feature, threshold, left, right, value, roots) = stumps();
-        let ensemble = Ensemble {
-            feature: &feature,
-            threshold: &threshold,
-            left: &left,
-            right: &right,
-            value: &value,
-            roots: &roots,
-            base: 0.25,
-        };
+        let arrays = stumps();
+        let ensemble = view(&arrays, 0.25);
         let x = [0.5, 2.0, 0.6, 2.1, f64::NAN, f64::NAN];
         let mut out = [0.0; 3];
         ensemble.margins(&x, 2, &mut out).unwrap();
@@ -343,16 +347,8 @@ mod tests {
 
     #[test]
     fn the_complete_layout_scores_as_the_node_walk() {
-        let (feature, threshold, left, right, value, roots) = stumps();
-        let ensemble = Ensemble {
-            feature: &feature,
-            threshold: &threshold,
-            left: &left,
-            right: &right,
-            value: &value,
-            roots: &roots,
-            base: 0.5,
-        };
+        let arrays = stumps();
+        let ensemble = view(&arrays, 0.5);
         let x = [0.5, 2.0, 0.6, 2.1, f64::NAN, 9.0, -1.0, f64::NAN];
         let mut walked = [0.0; 4];
         ensemble.margins(&x, 2, &mut walked).unwrap();
