@@ -1,4 +1,4 @@
-"""Tree-ensemble and linear models stored as versioned ``.npz`` files, evaluated with numpy alone.
+"""Tree-ensemble and linear models stored as versioned ``.npz`` files, evaluated by the native core.
 
 File layout (``numpy.savez_compressed``, loaded with ``allow_pickle=False``):
 

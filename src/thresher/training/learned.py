@@ -1,7 +1,7 @@
 """Training the learned extractors (``dragnet`` and the ``thresher`` flagship).
 
 Needs the ``train`` extra (LightGBM, scikit-learn; PyTorch for ``thresher-accurate``'s
-network); the models it writes are plain ``.npz`` files that inference reads with numpy alone.
+network); the models it writes are plain ``.npz`` files that inference reads without any training library.
 
     thresher train ../shared/datasets/wcxb-dev -o thresher.npz --algorithm thresher --cv 5 --seed 0
 

@@ -1,7 +1,7 @@
 """Training :class:`thresher.seqmodel.SequenceNet` with PyTorch (the ``train`` extra).
 
 PyTorch is imported when :func:`fit_sequence` runs, not when this module is; the trained
-weights are exported as float32 arrays, and inference needs numpy alone.
+weights are exported as float32 arrays, and inference needs no training library (the native core runs it).
 """
 from __future__ import annotations
 
