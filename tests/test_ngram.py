@@ -16,24 +16,25 @@ from thresher.algorithms.base import Context
 from thresher.blocks import build_document
 from thresher.errors import ModelError
 from thresher.training import density_classifier as T
-from thresher.training import ngram
+from thresher import ngram as ngram_model
+from thresher.training import ngram as ngram_fit
 
 CONTENT = "the river flows under the old stone bridge and the river carries boats to the sea"
 BOILER = "copyright all rights reserved privacy policy terms of use cookie settings contact us"
 
 
 def _tiny(tmp_path: Path, **params) -> Path:
-    model = ngram.fit([CONTENT], [BOILER], ngram.FitParams(min_count=1, **params))
-    return ngram.save_model(model, tmp_path / "tiny.json")
+    model = ngram_fit.fit([CONTENT], [BOILER], ngram_fit.FitParams(min_count=1, **params))
+    return ngram_fit.save_model(model, tmp_path / "tiny.json")
 
 
 def test_count_ngrams_counts_every_order_within_texts():
-    counts = ngram.count_ngrams(["abab", "b"], n=2)
+    counts = ngram_fit.count_ngrams(["abab", "b"], n=2)
     assert counts == {"a": 2, "b": 3, "ab": 2, "ba": 1}
 
 
 def test_counting_collapses_whitespace():
-    assert ngram.count_ngrams(["a \n b"], n=3) == ngram.count_ngrams(["a b"], n=3)
+    assert ngram_fit.count_ngrams(["a \n b"], n=3) == ngram_fit.count_ngrams(["a b"], n=3)
 
 
 def test_round_trip_train_save_load_classify(tmp_path):
@@ -41,38 +42,38 @@ def test_round_trip_train_save_load_classify(tmp_path):
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["schema"] == "thresher.density-classifier" and data["version"] == 1
     assert data["n"] == 6
-    model = ngram.load_model(str(path))
-    assert ngram.classify(model, [CONTENT, BOILER]).tolist() == [True, False]
+    model = ngram_model.load_model(str(path))
+    assert ngram_model.classify(model, [CONTENT, BOILER]).tolist() == [True, False]
     # unseen texts built from each side's words go the same way
-    assert ngram.classify(model, ["the old river carries boats", "privacy policy and cookie settings"]).tolist() \
+    assert ngram_model.classify(model, ["the old river carries boats", "privacy policy and cookie settings"]).tolist() \
         == [True, False]
 
 
 def test_scores_are_length_normalised_log_likelihood_ratios(tmp_path):
-    model = ngram.load_model(str(_tiny(tmp_path)))
+    model = ngram_model.load_model(str(_tiny(tmp_path)))
     text = "the stone bridge"
-    logp = ngram.class_log_probs(model, [text])[0]
-    assert math.isclose(ngram.scores(model, [text])[0], (logp[0] - logp[1]) / len(text))
+    logp = ngram_model.class_log_probs(model, [text])[0]
+    assert math.isclose(ngram_model.scores(model, [text])[0], (logp[0] - logp[1]) / len(text))
 
 
 def test_vectorised_log_probs_match_the_reference_loop(tmp_path):
-    model = ngram.load_model(str(_tiny(tmp_path, lambda_factor=2.0)))
+    model = ngram_model.load_model(str(_tiny(tmp_path, lambda_factor=2.0)))
     texts = ["the river", "cookie policy of the sea", "zzz unseen ÿ", "a"]
-    fast = ngram.class_log_probs(model, texts)
+    fast = ngram_model.class_log_probs(model, texts)
     for i, text in enumerate(texts):
         for j in range(2):
-            assert math.isclose(fast[i, j], ngram.log_prob_reference(model, text, j), rel_tol=1e-9)
+            assert math.isclose(fast[i, j], ngram_model.log_prob_reference(model, text, j), rel_tol=1e-9)
 
 
 def test_probabilities_sum_to_one_over_the_alphabet(tmp_path):
     # no spaces: whitespace normalisation would trim a history's trailing space
     content, boiler = CONTENT.replace(" ", "_"), BOILER.replace(" ", "_")
-    model = ngram.compile_model(ngram.fit([content], [boiler], ngram.FitParams(min_count=1)))
+    model = ngram_model.compile_model(ngram_fit.fit([content], [boiler], ngram_fit.FitParams(min_count=1)))
     alphabet = sorted(set(content + boiler))
     for history in ("the_riv", "", "zq", "_the_river_flows_"):
         # P(c | history) = P(history + c) / P(history)
-        base = ngram.log_prob_reference(model, history, 0) if history else 0.0
-        total = sum(math.exp(ngram.log_prob_reference(model, history + c, 0) - base) for c in alphabet)
+        base = ngram_model.log_prob_reference(model, history, 0) if history else 0.0
+        total = sum(math.exp(ngram_model.log_prob_reference(model, history + c, 0) - base) for c in alphabet)
         unseen_mass = (1.0 - total)
         # what is left belongs to the one "other character" slot of the uniform base
         assert 0.0 < unseen_mass < 1.0 / model.alphabet_size + 1e-9
@@ -80,33 +81,33 @@ def test_probabilities_sum_to_one_over_the_alphabet(tmp_path):
 
 def test_load_is_cached_per_path(tmp_path):
     path = str(_tiny(tmp_path))
-    assert ngram.load_model(path) is ngram.load_model(path)
+    assert ngram_model.load_model(path) is ngram_model.load_model(path)
 
 
 def test_wrong_schema_or_version_is_refused():
     with pytest.raises(ModelError, match="schema"):
-        ngram.compile_model({"schema": "something-else", "version": 1})
+        ngram_model.compile_model({"schema": "something-else", "version": 1})
     with pytest.raises(ModelError, match="version"):
-        ngram.compile_model({"schema": ngram.SCHEMA, "version": 99})
+        ngram_model.compile_model({"schema": ngram_model.SCHEMA, "version": 99})
     with pytest.raises(ModelError, match="malformed"):
-        ngram.compile_model({"schema": ngram.SCHEMA, "version": 1, "n": 6})
+        ngram_model.compile_model({"schema": ngram_model.SCHEMA, "version": 1, "n": 6})
 
 
 def test_missing_or_broken_model_file_is_a_model_error(tmp_path):
     with pytest.raises(ModelError):
-        ngram.load_model(str(tmp_path / "absent.json"))
+        ngram_model.load_model(str(tmp_path / "absent.json"))
     broken = tmp_path / "broken.json"
     broken.write_text("{not json", encoding="utf-8")
     with pytest.raises(ModelError, match="not JSON"):
-        ngram.load_model(str(broken))
+        ngram_model.load_model(str(broken))
 
 
 def test_pruning_keeps_the_file_under_its_budget():
     texts = [CONTENT * 3, CONTENT + " again and again"]
-    unpruned = ngram.fit(texts, [BOILER], ngram.FitParams(min_count=1, max_bytes=10**9))
-    budget = len(ngram.dumps(unpruned).encode("utf-8")) // 2
-    pruned = ngram.fit(texts, [BOILER], ngram.FitParams(min_count=1, max_bytes=budget))
-    assert len(ngram.dumps(pruned).encode("utf-8")) <= budget
+    unpruned = ngram_fit.fit(texts, [BOILER], ngram_fit.FitParams(min_count=1, max_bytes=10**9))
+    budget = len(ngram_fit.dumps(unpruned).encode("utf-8")) // 2
+    pruned = ngram_fit.fit(texts, [BOILER], ngram_fit.FitParams(min_count=1, max_bytes=budget))
+    assert len(ngram_fit.dumps(pruned).encode("utf-8")) <= budget
     assert pruned["min_count"] > 1
     kept = pruned["classes"]["content"]["grams"]
     # suffix-closed: every kept gram's shorter suffixes are kept too
@@ -129,14 +130,14 @@ def test_classifier_uses_the_context_model(tmp_path):
 
 
 def test_shipped_model_loads_and_is_small():
-    resource = resources.files("thresher").joinpath(ngram.SHIPPED)
+    resource = resources.files("thresher").joinpath(ngram_model.SHIPPED)
     if not resource.is_file():
         pytest.fail("the shipped density-classifier model is missing")
     assert len(resource.read_bytes()) < 5 * 1024 * 1024
-    model = ngram.shipped_model()
+    model = ngram_model.shipped_model()
     assert model.n == 6 and len(model.classes) == 2
     data = json.loads(resource.read_text(encoding="utf-8"))
-    assert data["schema"] == ngram.SCHEMA and data["version"] == ngram.VERSION
+    assert data["schema"] == ngram_model.SCHEMA and data["version"] == ngram_model.VERSION
 
 
 def test_deep_page_through_the_classifier():
@@ -144,7 +145,7 @@ def test_deep_page_through_the_classifier():
     doc = build_document(page)
     result = algorithms.get("density+classifier").run(doc)
     assert len(result.labels) == len(doc.blocks) >= 1
-    result = D.decide(doc, D.ClassifierParams(unit="line"), source=page, model=ngram.shipped_model())
+    result = D.decide(doc, D.ClassifierParams(unit="line"), source=page, model=ngram_model.shipped_model())
     assert len(result.labels) == len(doc.blocks)
 
 
@@ -175,9 +176,9 @@ def test_train_on_a_wcxb_layout_dataset(tmp_path):
     report = T.train_density_classifier([dataset], out, n=4, cv=2)
     assert report["pages"] == 4 and report["content_chunks"] == 4 and report["boilerplate_chunks"] == 4
     assert report["cv"]["folds"] == 2 and report["cv"]["pages"] == 4
-    model = ngram.load_model(str(out))
+    model = ngram_model.load_model(str(out))
     assert model.n == 4
-    assert ngram.classify(model, [CONTENT, BOILER]).tolist() == [True, False]
+    assert ngram_model.classify(model, [CONTENT, BOILER]).tolist() == [True, False]
 
 
 def test_cross_validation_on_a_wcxb_layout_dataset(tmp_path):
@@ -198,11 +199,11 @@ def test_wcxb_sample_trains(tmp_path):
         pytest.skip(f"{dataset} is absent (the shared datasets sit beside the checkout)")
     report = T.train_density_classifier([dataset], tmp_path / "m.json", pages=20, seed=1)
     assert report["pages"] == 20 and report["bytes"] < 5 * 1024 * 1024
-    assert np.isfinite(ngram.scores(ngram.load_model(str(tmp_path / "m.json")), ["some text"])).all()
+    assert np.isfinite(ngram_model.scores(ngram_model.load_model(str(tmp_path / "m.json")), ["some text"])).all()
 
 
 def test_a_class_without_training_text_falls_back_to_the_uniform_base():
-    model = ngram.compile_model(ngram.fit([CONTENT], [], ngram.FitParams(min_count=1)))
-    logp = ngram.class_log_probs(model, ["the river"])[0]
+    model = ngram_model.compile_model(ngram_fit.fit([CONTENT], [], ngram_fit.FitParams(min_count=1)))
+    logp = ngram_model.class_log_probs(model, ["the river"])[0]
     assert math.isclose(logp[1], 9 * math.log(1.0 / model.alphabet_size))
-    assert ngram.classify(model, ["the river"]).tolist() == [True]
+    assert ngram_model.classify(model, ["the river"]).tolist() == [True]

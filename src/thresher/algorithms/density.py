@@ -42,7 +42,7 @@ import numpy as np
 
 from ..blocks import Document
 from ..parse import VOID_TAGS
-from ..training import ngram
+from .. import ngram
 from .base import Algorithm, Classification, Context
 from .lines import align_blocks, block_labels, page_source, source_lines
 

@@ -35,6 +35,7 @@ from ..errors import InputError
 from ..evaluation.datasets import load
 from ..evaluation.metrics import word_prf
 from . import ngram
+from .. import ngram as ngram_model
 from .align import align_document
 from .learned import domain_of, group_folds
 
@@ -148,7 +149,7 @@ def train_density_classifier(dataset_dirs: Sequence[str | Path], out_path: str |
     model = ngram.fit(content, boilerplate, fit_params, report)
     path = ngram.save_model(model, out_path)
     report = dict(report, min_count=model["min_count"], bytes=path.stat().st_size,
-                  grams={name: len(model["classes"][name]["grams"]) for name in ngram.CLASSES},
+                  grams={name: len(model["classes"][name]["grams"]) for name in ngram_model.CLASSES},
                   seconds=round(time.perf_counter() - start, 1), path=str(path))
     if cv_result is not None:
         report["cv"] = cv_result
@@ -169,7 +170,7 @@ def _mean_prf(rows: list[tuple[float, float, float]]) -> tuple[float, float, flo
     return tuple(statistics.mean(r[i] for r in rows) for i in range(3)) if rows else (0.0, 0.0, 0.0)
 
 
-def evaluate_fold(model: ngram.NGramModel, test: Sequence[PageChunks], margin: float | None = None
+def evaluate_fold(model: ngram_model.NGramModel, test: Sequence[PageChunks], margin: float | None = None
                   ) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
     """Per-page referee scores of stage 1 alone and of both stages."""
     stage1_scores, both_scores = [], []
@@ -196,7 +197,7 @@ def cross_validate_density_classifier(dataset_dir: str | Path, folds: int = 5, *
         held = set(members)
         train = [p for i, p in enumerate(chunk_pages) if i not in held]
         test = [chunk_pages[i] for i in members]
-        model = ngram.compile_model(fit_pages(train, fit_params))
+        model = ngram_model.compile_model(fit_pages(train, fit_params))
         stage1, both = evaluate_fold(model, test)
         results.append(FoldScore(fold, len(test), _mean_prf(stage1), _mean_prf(both)))
     return {
