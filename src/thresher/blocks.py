@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from collections.abc import Sequence
-from typing import Iterator, Mapping, NamedTuple
+from typing import Any, Iterator, Mapping, NamedTuple
 
 import numpy as np
 
@@ -192,6 +192,8 @@ class Document:
     encoding: str = ""
     source_length: int = 0
     skipped: frozenset[int] = field(default_factory=frozenset)  # elements not walked (script, ...)
+    # The native core's copy of this document, which computes feature columns (thresher._core.Page).
+    native: Any = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.blocks)
@@ -296,4 +298,4 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     return Document(
         elements=elements, blocks=tuple([_new_tuple(Block, row) for row in raw["blocks"]]),
         title=raw["title"], lang=lang, url=url, meta=tuple(raw["meta"]), json_ld=tuple(raw["json_ld"]),
-        encoding=encoding, source_length=len(html), skipped=frozenset(raw["skipped"]))
+        encoding=encoding, source_length=len(html), skipped=frozenset(raw["skipped"]), native=raw["page"])

@@ -29,16 +29,12 @@ from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
+from . import _core
 from .blocks import Document, hidden_by_style
 from .errors import ModelError
 
 WORD = re.compile(r"\w+")
 _TOKEN = re.compile(r"[a-z0-9]+")
-_SENTENCE_END_IN_TEXT = re.compile(r"[.!?](?:\s|\x00|$)")
-# A year (19xx, 20xx) or a numeric date, as whole words: r"\b(?:19|20)\d\d\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b",
-# written to start with its first digit (the regex engine then skips ahead to digits instead of
-# trying every position; the lookbehinds restore the leading \b and the first digit's value).
-_DATE_LIKE = re.compile(r"\d(?<!\w\d)(?:(?:(?<=1)9|(?<=2)0)\d\d\b|\d?[/.-]\d{1,2}[/.-]\d{2,4}\b)")
 
 # id/class cue words; matched against whole tokens after splitting on non-alphanumerics.
 NEGATIVE_CUES = frozenset(
@@ -139,143 +135,30 @@ def pad_ends(values: np.ndarray, radius: int, before=0.0, after=None) -> np.ndar
 
 # ------------------------------------------------------------------ shallow text
 
-def text_density(text: str, width: int = 80) -> float:
-    """Kohlschütter's text density: words per wrapped line, the last line excluded when several.
-
-    Lines are wrapped greedily at ``width`` characters (a word longer than that gets a line
-    of its own). On the words joined by single spaces, a line ends at the last space within
-    ``width`` characters of its start, so the loop runs once per line rather than per word.
-    """
-    if len(text) <= width:  # one line: no wrapping needed
-        return float(len(text.split()))
-    line = " ".join(text.split())
-    start, lines, words_in_lines = 0, 0, 0
-    while len(line) - start > width:  # the rest does not fit on one line
-        end = line.rfind(" ", start, start + width + 1)
-        if end < 0:  # a first word longer than the width fills the line alone
-            end = line.find(" ", start)
-            if end < 0:
-                break
-        lines += 1
-        words_in_lines += line.count(" ", start, end) + 1
-        start = end + 1
-    if lines == 0:
-        return float(line.count(" ") + 1)
-    return words_in_lines / lines
+SHALLOW_COLUMNS: tuple[str, ...] = tuple(_core.SHALLOW_COLUMNS)
 
 
-def _char_classes(codes: np.ndarray, starts: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
-    """Per text: counts of (letters, upper-case letters, digits, punctuation), vectorised over
-    ``codes``, the code points of ``n`` texts joined by NUL (a NUL is in no class), each text
-    starting at ``starts``.
-
-    Letters are ASCII letters plus every code point from U+00C0 up (a close
-    approximation that costs one pass over a numpy array instead of a Python
-    loop over characters).
-    """
-    if not len(codes):
-        return tuple(np.zeros(n) for _ in range(4))
-    upper = (codes >= 65) & (codes <= 90)
-    lower = (codes >= 97) & (codes <= 122)
-    letters = upper | lower | (codes >= 0xC0)
-    digits = (codes >= 48) & (codes <= 57)
-    punct = _IS_PUNCT[np.minimum(codes, len(_IS_PUNCT) - 1)]  # a table look-up, not np.isin's sort
-    return tuple(np.add.reduceat(mask.astype(np.float64), starts) for mask in (letters, upper, digits, punct))
-
-
-def _matches_per_text(pattern: re.Pattern, joined: str, starts: np.ndarray) -> np.ndarray:
-    """How many matches of ``pattern`` start inside each text (one regex pass over the page)."""
-    return _owners_count([m.start() for m in pattern.finditer(joined)], starts)
-
-
-def _holding(joined: str, starts: np.ndarray, needles: tuple[str, ...]) -> np.ndarray:
-    """Per text: whether it holds one of ``needles`` (none holds the texts' separator), found by
-    ``str.find`` over the joined texts rather than one search per text."""
-    positions = []
-    for needle in needles:
-        at = joined.find(needle)
-        while at >= 0:
-            positions.append(at)
-            at = joined.find(needle, at + 1)
-    return _owners_count(positions, starts) > 0
-
-
-def _owners_count(positions: list[int], starts: np.ndarray) -> np.ndarray:
-    """Per text starting at ``starts``: how many of ``positions`` fall inside it."""
-    owners = np.searchsorted(starts, positions, side="right") - 1
-    return np.bincount(owners, minlength=len(starts)).astype(np.float64)
-
-
-# Code point -> punctuation ("." "," ";" ":" "!" "?"), for every code point below the table's
-# last entry; that entry, False, stands for all the others.
-_IS_PUNCT = np.zeros(65, bool)
-_IS_PUNCT[[ord(c) for c in ".,;:!?"]] = True
-# Last characters that end a sentence or a quotation (``ends_with_punct``).
-_END_CODES = np.array([ord(c) for c in ".!?:;\"'\u201d)"], np.uint32)
-
-
-def _starts_upper(first: np.ndarray) -> np.ndarray:
-    """Per code point: whether the one-character string is upper case (``str.isupper``);
-    ASCII by comparison, the rest one by one."""
-    upper = (first >= 65) & (first <= 90)
-    other = np.flatnonzero(first >= 128)
-    upper[other] = [chr(code).isupper() for code in first[other].tolist()]
-    return upper
-
-
-def stopword_counts(texts: list[str], words: np.ndarray, stoplist: frozenset[str]) -> np.ndarray:
-    """Per text: how many of its white-space separated words, lower-cased, are stop words.
-
-    ``words[i]`` is text i's word count (``len(texts[i].split())``): the page's words are
-    split and looked up in one pass, then summed per text."""
-    flags = np.fromiter(map(stoplist.__contains__, " ".join(texts).lower().split()), np.float64)
-    total = np.concatenate([[0.0], np.cumsum(flags)])
-    ends = np.cumsum(words).astype(np.int64)
-    return total[ends] - total[ends - words.astype(np.int64)]
+@lru_cache(maxsize=64)
+def native_stop_words(stoplist: frozenset[str]) -> "_core.StopWords":
+    """A stop list as the core reads it, built once per list."""
+    return _core.StopWords(sorted(stoplist))
 
 
 def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
-    blocks = doc.blocks
-    texts = [b.text for b in blocks]
-    numbers = doc.numbers
-    chars, words = numbers.chars, numbers.words  # a block's chars: len(block.text), at least 1
-    n = len(blocks)
-    # joined with a separator so no match spans two blocks; offsets account for it
-    joined = "\x00".join(texts)
-    lengths = chars.astype(np.int64)
-    starts = np.cumsum(lengths) - lengths + np.arange(n)  # each text is followed by its separator
-    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    letters, upper, digits, punct = _char_classes(codes, starts, n)
-    n_words = np.maximum(1.0, words)
-    safe_chars = np.maximum(1.0, chars)
-    stops = stopword_counts(texts, words, stoplist)
-    tags = numbers.tags
-    # one line needs no wrapping: its density is its word count
-    density = words.copy()
-    wrapped = np.flatnonzero(chars > 80)
-    density[wrapped] = [text_density(texts[i]) for i in wrapped.tolist()]
-    first, last = codes[starts], codes[starts + lengths - 1]
-    cols = {
-        "log_chars": np.log1p(chars),
-        "log_words": np.log1p(words),
-        "link_density": numbers.link_density,
-        "link_word_share": np.minimum(1.0, numbers.link_words / n_words),
-        "stopword_density": stops / n_words,
-        "text_density": density,
-        "punct_density": punct / safe_chars,
-        "sentence_ends": np.log1p(_matches_per_text(_SENTENCE_END_IN_TEXT, joined, starts)),
-        "digit_ratio": digits / safe_chars,
-        "upper_ratio": upper / np.maximum(1.0, letters),
-        "avg_word_len": np.minimum(30.0, chars / n_words),
-        "ends_with_punct": np.isin(last, _END_CODES),
-        "log_tags": np.log1p(tags),
-        "tags_per_word": np.minimum(10.0, tags / n_words),
-        "is_heading": numbers.is_heading,
-        "has_copyright": _holding(joined, starts, ("\xa9", "opyright")),
-        "date_like": _matches_per_text(_DATE_LIKE, joined, starts) > 0,
-        "starts_upper": _starts_upper(first),
-    }
-    return Columns.of(cols, n)
+    """Kohlschütter et al.'s shallow text features of each block, and thresher's additions
+    (computed by the core, ``crates/core/src/features/shallow.rs``): the log of its characters,
+    words and start tags; link density and the share of its words in links; stop-word density
+    (``stoplist``: lower-cased words); text density (words per line wrapped at 80 characters);
+    punctuation, digit and upper-case ratios; sentence ends; average word length; whether it
+    ends with punctuation, is a heading, holds a copyright sign or a date, starts upper case."""
+    return Columns(SHALLOW_COLUMNS, doc.native.shallow_text(native_stop_words(stoplist)))
+
+
+def text_density(text: str) -> float:
+    """Kohlschütter's text density of one text: words per line when it is wrapped greedily at 80
+    characters (a longer word gets a line of its own), the last line left out when there are
+    several; the ``text_density`` column of :func:`shallow_text`."""
+    return _core.text_density(text)
 
 
 # ------------------------------------------------------------------ tree context

@@ -5,6 +5,7 @@
 
 pub mod document;
 pub mod dom;
+pub mod features;
 pub mod parse;
 pub mod seqnet;
 pub mod text;

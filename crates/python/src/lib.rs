@@ -4,10 +4,10 @@
 //! conversion of their columns into Python objects holds it. Integer columns
 //! come back as read-only-able numpy arrays, strings as one list per column.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use numpy::{
-    PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn,
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn,
     PyUntypedArrayMethods,
 };
 use pyo3::exceptions::PyValueError;
@@ -16,6 +16,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use thresher_core::document::{is_skipped_tag, Document};
 use thresher_core::dom::Dom;
+use thresher_core::features::shallow;
 use thresher_core::seqnet::{SeqNet, Sizes};
 use thresher_core::trees::{CompleteEnsemble, Ensemble, TreeError};
 use thresher_core::{build, parse, Limits};
@@ -108,6 +109,52 @@ fn blocks<'py>(
     Ok(list)
 }
 
+/// A parsed page kept native, for the feature columns the core computes. Immutable.
+#[pyclass(frozen, module = "thresher._core")]
+struct Page {
+    doc: Document,
+}
+
+/// A stop list, lower-cased words, built once per language.
+#[pyclass(frozen, module = "thresher._core")]
+struct StopWords {
+    words: HashSet<String>,
+}
+
+#[pymethods]
+impl StopWords {
+    #[new]
+    fn new(words: Vec<String>) -> Self {
+        StopWords {
+            words: words.into_iter().collect(),
+        }
+    }
+
+    fn __len__(&self) -> usize {
+        self.words.len()
+    }
+}
+
+#[pymethods]
+impl Page {
+    /// The shallow text columns (``SHALLOW_COLUMNS``), float32, one row per block.
+    fn shallow_text<'py>(
+        &self,
+        py: Python<'py>,
+        stop_words: &StopWords,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let width = shallow::COLUMNS.len();
+        let values = py.detach(|| shallow::shallow_text(&self.doc, &stop_words.words));
+        let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])?;
+        Ok(array)
+    }
+
+    /// How many blocks the page has.
+    fn __len__(&self) -> usize {
+        self.doc.blocks.len()
+    }
+}
+
 /// Parse `html` and walk it into a document.
 ///
 /// Returns a dict of columns: ``tags``, ``parents``, ``depths``, ``first_blocks``,
@@ -161,6 +208,7 @@ fn build_document<'py>(
     out.set_item("meta", doc.head.meta.clone())?;
     out.set_item("json_ld", doc.head.json_ld.clone())?;
     out.set_item("skipped", doc.skipped.clone())?;
+    out.set_item("page", Page { doc })?;
     Ok(out)
 }
 
@@ -366,10 +414,20 @@ impl SequenceNet {
     }
 }
 
+/// Kohlschütter's text density of one text (the ``text_density`` feature column).
+#[pyfunction]
+fn text_density(text: &str) -> f64 {
+    shallow::text_density(text)
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(build_document, module)?)?;
     module.add_class::<Trees>()?;
+    module.add_class::<Page>()?;
+    module.add_function(wrap_pyfunction!(text_density, module)?)?;
+    module.add_class::<StopWords>()?;
+    module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
     module.add_class::<SequenceNet>()?;
     Ok(())
 }

@@ -1,0 +1,8 @@
+//! Feature columns computed from a [`crate::Document`], one row per block, in float32.
+//!
+//! Each group reproduces the Python definition it replaces exactly, including Python's
+//! Unicode semantics where the definition uses them (`str.split`, `str.lower`, `re`'s `\w`
+//! and `\d`): the learned models were trained on those values.
+
+pub mod shallow;
+pub mod unicode;
