@@ -175,3 +175,24 @@ def test_favor_precision_and_recall_reach_the_flagship():
 def test_json_output_keeps_its_options():
     data = json.loads(extract(page(), output="json", blocks=True, indent=2))
     assert data["blocks"] and "lower fields" in data["text"]
+
+
+def test_comment_detector_ignores_page_state_classes_and_whole_page_wrappers():
+    html = page(COMMENTS).replace(b"<body>", b'<body class="single comments-open">')
+    html = html.replace(b"<article>", b'<article class="post has-comments">')
+    text = extract(html)
+    assert "lower fields" in text and "stay safe" not in text
+
+
+def test_comment_sections_that_are_most_of_the_page_are_kept():
+    thread = "".join(f'<div class="comment"><p>Reply number {i}: the pump at the mill failed again during the '
+                     f'storm, so the lane flooded up to the gate.</p></div>' for i in range(6))
+    html = f"<html><body><h1>Pump trouble</h1>{thread}</body></html>".encode()
+    assert extract(html).count("Reply number") == 6
+
+
+def test_comment_params_are_frozen():
+    from thresher.filters import CommentParams
+
+    with pytest.raises(Exception):
+        CommentParams().max_share = 1.0  # type: ignore[misc]

@@ -13,7 +13,7 @@ from .algorithms.base import Classification, Context
 from .blocks import Block, Document, build_document
 from .decode import decode
 from .language import load_identifier, page_language
-from .filters import (comment_blocks, missing_metadata, other_language, prune_document, repeated_blocks,
+from .filters import (comment_blocks, comment_drop, missing_metadata, other_language, prune_document, repeated_blocks,
                       table_blocks, unformatted, without)
 from .metadata import Metadata, extract_metadata
 from .options import FORMATS, Options, options_from
@@ -89,7 +89,7 @@ def _filtered(doc: Document, classification: Classification, comments: np.ndarra
               options: Options) -> Classification:
     """The post-filters of the content switches (they only ever drop blocks)."""
     if not options.include_comments:
-        classification = without(classification, comments)
+        classification = without(classification, comment_drop(doc, classification.labels, comments))
     if not options.include_tables:
         classification = without(classification, table_blocks(doc))
     return classification

@@ -2,7 +2,7 @@
 
 * :func:`prune_document`: the document without the blocks of the elements that match CSS
   selectors (``prune``), built before classification so no algorithm sees them.
-* Post-filters turn kept blocks off, never on: :func:`comment_blocks` (comment sections,
+* Post-filters turn kept blocks off, never on: :func:`comment_drop` (comment sections,
   dropped unless ``include_comments``), :func:`table_blocks` (``include_tables=False``)
   and :func:`repeated_blocks` (``deduplicate``).
 * Page rejects: :func:`missing_metadata` (``only_with_metadata``) and
@@ -24,35 +24,50 @@ from .selectors import matching_elements, parse_selectors
 
 @dataclass(frozen=True)
 class CommentParams:
-    """The comment-section detector: a block lies in a comment section when its delimiting
-    element or an ancestor has an id or class word (split at spaces, ``-`` and ``_``,
-    lower-cased) in ``words``, or the whole id/class in ``names``."""
+    """The comment-section detector.
+
+    An element names a comment section when one of its class tokens or its id, split into
+    words at ``-`` and ``_`` and lower-cased, has a word in ``words`` and is not one of
+    ``state_tokens`` (page-state classes such as WordPress's ``comments-open`` on ``<body>``).
+    Elements with a tag in ``wrapper_tags`` never do (they wrap the whole page). A block lies
+    in a comment section when its delimiting element or an ancestor names one.
+
+    ``max_share``: when the comment-section blocks would be more than this share of the kept
+    words, the detection is taken for a mistake (a forum's posts, a page wrapped in a
+    comment-named element) and nothing is dropped.
+    """
 
     words: frozenset[str] = frozenset({"comment", "comments", "disqus", "respond", "reply", "replies",
                                        "commentlist", "discussion"})
-    names: frozenset[str] = frozenset({"disqus_thread", "comment-section"})
+    state_tokens: frozenset[str] = frozenset({"comments-open", "comments-closed", "comments-link", "no-comments",
+                                              "has-comments", "comments-count", "comment-count",
+                                              "comments-number", "comments_link"})
+    wrapper_tags: frozenset[str] = frozenset({"html", "body", "main", "article"})
+    max_share: float = 0.5
 
 
-_WORD_SPLIT = re.compile(r"[\s_-]+")
+_WORD_SPLIT = re.compile(r"[_-]+")
 
 
-def names_comment_section(attrs: Any, params: CommentParams) -> bool:
-    """True when an element's id or class marks it as a comment section."""
-    for name in ("id", "class"):
-        value = (attrs.get(name) or "").strip().lower()
-        if not value:
-            continue
-        if value in params.names or any(word in params.words for word in _WORD_SPLIT.split(value)):
-            return True
-    return False
+def _names_comments(token: str, params: CommentParams) -> bool:
+    token = token.lower()
+    return token not in params.state_tokens and any(w in params.words for w in _WORD_SPLIT.split(token))
+
+
+def names_comment_section(tag: str, attrs: Any, params: CommentParams) -> bool:
+    """True when an element's id or a class token marks it as a comment section."""
+    if tag in params.wrapper_tags:
+        return False
+    tokens = (attrs.get("class") or "").split() + [(attrs.get("id") or "").strip()]
+    return any(_names_comments(token, params) for token in tokens if token)
 
 
 def comment_elements(doc: Document, params: CommentParams = CommentParams()) -> list[bool]:
     """Per element: it or an ancestor is a comment section (one pre-order pass)."""
-    parents, attrs = doc.elements.parents, doc.elements.attrs
+    tags, parents, attrs = doc.elements.tags, doc.elements.parents, doc.elements.attrs
     inside = [False] * len(parents)
     for i, parent in enumerate(parents):
-        inside[i] = (parent >= 0 and inside[parent]) or names_comment_section(attrs[i], params)
+        inside[i] = (parent >= 0 and inside[parent]) or names_comment_section(tags[i], attrs[i], params)
     return inside
 
 
@@ -60,6 +75,19 @@ def comment_blocks(doc: Document, params: CommentParams = CommentParams()) -> np
     """Per block: it lies in a comment section."""
     inside = comment_elements(doc, params)
     return np.array([inside[block.element] for block in doc.blocks], bool)
+
+
+def comment_drop(doc: Document, keep: Sequence[bool], comments: np.ndarray,
+                 params: CommentParams = CommentParams()) -> np.ndarray:
+    """The kept comment blocks to drop: none when they are most of the kept text (see
+    :attr:`CommentParams.max_share`)."""
+    kept = np.asarray(keep, bool)
+    words = doc.numbers.words if len(doc.blocks) else np.zeros(0)
+    total = float(words[kept].sum())
+    dropped = float(words[kept & comments].sum())
+    if total <= 0 or dropped > params.max_share * total:
+        return np.zeros(len(kept), bool)
+    return kept & comments
 
 
 def table_blocks(doc: Document) -> np.ndarray:
