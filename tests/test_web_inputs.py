@@ -230,3 +230,18 @@ def test_unreadable_sitemap_is_one_error_line(capsys, server):
     _, base = server
     code, _, err = run_main(capsys, "extract", "--sitemap", f"{base}/p/one", *FAST)
     assert code == 2 and err.startswith("thresher: error: ") and "not" in err
+
+
+def test_list_prints_the_discovered_urls_only(capsys, server):
+    httpd, base = server
+    code, out, err = run_main(capsys, "extract", "--sitemap", f"{base}/sitemap.xml", "--list", *FAST)
+    assert code == 0, err
+    assert out.split() == [f"{base}/p/one", f"{base}/p/two", f"{base}/p/three"]
+    assert not any(hit.startswith("/p/") for hit in httpd.hits)
+
+
+def test_format_shortcuts_and_url_alias(capsys, server):
+    _, base = server
+    code, out, err = run_main(capsys, "extract", "--URL", f"{base}/p/one", "--xml", *FAST)
+    assert code == 0, err
+    assert out.startswith("<doc ")

@@ -78,7 +78,7 @@ def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from . import FORMATS, __version__
-    from .cli_web import add_content_options, add_input_options
+    from .cli_web import add_content_options, add_format_shortcuts, add_input_options
 
     parser = argparse.ArgumentParser(prog=PROG, description="Main-content extraction for web pages.",
                                      epilog=EPILOG, formatter_class=_formatter)
@@ -109,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_fetch_options(ext)
     add_content_options(ext)
     add_input_options(ext)
+    add_format_shortcuts(ext, FORMATS)
     ext.set_defaults(handler=cmd_extract)
 
     algs = sub.add_parser("algorithms", help="list the available algorithms", epilog=EPILOG,

@@ -55,18 +55,29 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     from .crawl import DEFAULT_DELAY, DEFAULT_MAX_TOTAL_BYTES, DEFAULT_RETRIES
 
     group = parser.add_argument_group("web inputs (several pages: -o OUTDIR, or all to stdout)")
-    group.add_argument("-u", "--input-url", metavar="URL", help="extract the page at URL")
+    group.add_argument("-u", "--input-url", "--URL", metavar="URL", help="extract the page at URL")
     group.add_argument("-i", "--input-file", metavar="FILE", help="extract every URL of FILE (one per line)")
     group.add_argument("--feed", metavar="URL", help="extract every page an RSS or Atom feed links to")
     group.add_argument("--sitemap", metavar="URL",
                        help="extract every page of a sitemap (indexes and gzipped sitemaps followed)")
-    group.add_argument("--blacklist", metavar="FILE", help="URLs (one per line) never to fetch")
+    group.add_argument("-b", "--blacklist", metavar="FILE", help="URLs (one per line) never to fetch")
+    group.add_argument("--list", action="store_true",
+                       help="print the URLs that -i, --feed or --sitemap give, one per line, and stop")
     group.add_argument("--delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
                        help=f"pause between two requests to one host (default: {DEFAULT_DELAY:g})")
     group.add_argument("--retries", type=int, default=DEFAULT_RETRIES, metavar="N",
                        help=f"tries again after a network error, HTTP 429 or 5xx (default: {DEFAULT_RETRIES})")
     group.add_argument("--max-total-bytes", type=int, default=DEFAULT_MAX_TOTAL_BYTES, metavar="N",
                        help=f"stop fetching after N bytes in all (default: {DEFAULT_MAX_TOTAL_BYTES})")
+
+
+def add_format_shortcuts(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
+    """``--xml``, ``--csv`` ...: trafilatura's one-word spellings of ``--format FMT``."""
+    group = parser.add_argument_group("format shortcuts")
+    for name in formats:
+        if name != "text":
+            group.add_argument(f"--{name}", dest="format", action="store_const", const=name,
+                               help=f"same as --format {name}")
 
 
 SWITCHES = ("include_comments", "include_tables", "include_images", "include_formatting", "favor_precision",
@@ -137,7 +148,7 @@ def _web_setup(args: argparse.Namespace) -> Path | None:
         raise CliError("web inputs (-i, --feed, --sitemap) take no FILE|URL|-, --input-dir or --warc")
     if args.jobs < 0 or args.delay < 0 or args.retries < 0:
         raise CliError("--jobs, --delay and --retries must be 0 or more")
-    if not args.output or args.output == "-":
+    if args.list or not args.output or args.output == "-":
         return None
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
@@ -167,6 +178,9 @@ def cmd_extract_web(args: argparse.Namespace) -> int:
     ok, problems, outputs = 0, [], []
     with Crawler(settings) as crawler:
         urls, problems = web_urls(args, crawler)
+        if args.list:
+            write_output("\n".join(urls), args.output)
+            return EXIT_PARTIAL if problems else EXIT_OK
         for outcome in crawler.fetch_all(urls):
             if outcome.fetched is None:
                 problems.append((outcome.url, outcome.error))
