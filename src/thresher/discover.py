@@ -12,7 +12,7 @@ import io
 import zlib
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 from urllib.parse import urljoin, urlsplit
 
 from .errors import ThresherError
@@ -42,7 +42,7 @@ def local_name(tag: object) -> str:
     return tag.rsplit("}", 1)[-1].lower()
 
 
-def parse_xml(content: bytes, what: str):  # -> xml.etree.ElementTree.Element
+def parse_xml(content: bytes, what: str) -> Any:
     """``content`` parsed safely; :class:`DiscoveryError` when it is not (safe) XML."""
     import defusedxml
     import defusedxml.ElementTree as safe

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from . import algorithms
 
@@ -135,9 +135,8 @@ def options_from(keywords: Mapping[str, Any], base: Options | None = None) -> Op
     if unknown:
         raise TypeError(f"unexpected keyword argument{'s' if len(unknown) > 1 else ''} "
                         f"{', '.join(map(repr, unknown))}; valid ones: {', '.join(VALID_NAMES)}")
+    if base is not None and not keywords:
+        return base
     values = {ALIASES.get(name, name): value for name, value in keywords.items()}
     return dataclasses.replace(base, **values) if base is not None else Options(**values)
 
-
-def known(names: Iterable[str]) -> bool:
-    return set(names) <= set(VALID_NAMES)
