@@ -33,7 +33,7 @@ class Result:
     metadata: Any  # thresher.metadata.Metadata
     timings: dict = field(default_factory=dict)
     options: Options = field(default_factory=Options)
-    comments: tuple[bool, ...] = ()  # per block: it lies in a comment section
+    comments: tuple[bool, ...] = ()  # per block: the algorithm kept it and it lies in a comment section
     rejected: str = ""  # why a switch rejected the whole page ("" when it did not)
 
     @property
@@ -131,7 +131,8 @@ def extract_result(html: bytes | str, url: str | None = None, *, options: Option
     lang = page_language(doc, opts.language) if wants_language else (opts.language or "")
     classification = chosen.run(doc, tuned_params(chosen, opts),
                                 Context(language=lang, model=opts.model, source=decoded.text, explain=explain))
-    comments = comment_blocks(doc) if doc.blocks else np.zeros(0, bool)
+    # Only kept blocks can be dropped or shown as comments: the others are not looked at.
+    comments = comment_blocks(doc, only=classification.labels)
     classification = _filtered(doc, classification, comments, opts)
     t3 = clock()
     meta = extract_metadata(doc, lang) if metadata else Metadata(title=doc.title, language=lang, url=url or "")

@@ -62,19 +62,34 @@ def names_comment_section(tag: str, attrs: Any, params: CommentParams) -> bool:
     return any(_names_comments(token, params) for token in tokens if token)
 
 
-def comment_elements(doc: Document, params: CommentParams = CommentParams()) -> list[bool]:
-    """Per element: it or an ancestor is a comment section (one pre-order pass)."""
+def comment_elements(doc: Document, params: CommentParams = CommentParams(),
+                     elements: Sequence[int] | None = None) -> dict[int, bool]:
+    """Element -> it or an ancestor is a comment section, for ``elements`` (default: all) and
+    the ancestors looked at on the way. Each element is tested once; the walk up from an
+    element stops at the first ancestor already known."""
     tags, parents, attrs = doc.elements.tags, doc.elements.parents, doc.elements.attrs
-    inside = [False] * len(parents)
-    for i, parent in enumerate(parents):
-        inside[i] = (parent >= 0 and inside[parent]) or names_comment_section(tags[i], attrs[i], params)
-    return inside
+    known: dict[int, bool] = {}
+    for start in (range(len(tags)) if elements is None else elements):
+        path, current = [], start
+        while current >= 0 and current not in known:
+            path.append(current)
+            current = parents[current]
+        inside = known.get(current, False)
+        for element in reversed(path):  # outermost first
+            inside = inside or names_comment_section(tags[element], attrs[element], params)
+            known[element] = inside
+    return known
 
 
-def comment_blocks(doc: Document, params: CommentParams = CommentParams()) -> np.ndarray:
-    """Per block: it lies in a comment section."""
-    inside = comment_elements(doc, params)
-    return np.array([inside[block.element] for block in doc.blocks], bool)
+def comment_blocks(doc: Document, params: CommentParams = CommentParams(),
+                   only: Sequence[bool] | None = None) -> np.ndarray:
+    """Per block: it lies in a comment section (with ``only``, blocks not in it are False unlooked)."""
+    blocks = doc.blocks if only is None else [b for b, wanted in zip(doc.blocks, only) if wanted]
+    known = comment_elements(doc, params, sorted({block.element for block in blocks}))
+    out = np.zeros(len(doc.blocks), bool)
+    for block in blocks:
+        out[block.index] = known[block.element]
+    return out
 
 
 def comment_drop(doc: Document, keep: Sequence[bool], comments: np.ndarray,
