@@ -245,3 +245,16 @@ def test_format_shortcuts_and_url_alias(capsys, server):
     code, out, err = run_main(capsys, "extract", "--URL", f"{base}/p/one", "--xml", *FAST)
     assert code == 0, err
     assert out.startswith("<doc ")
+
+
+def test_deduplicate_spans_the_pages_of_a_run(capsys, server, tmp_path):
+    httpd, base = server
+    httpd.routes["/copy/one"] = httpd.routes["/p/one"]
+    urls = tmp_path / "urls.txt"
+    urls.write_text(f"{base}/p/one\n{base}/copy/one\n")
+    code, out, err = run_main(capsys, "extract", "-i", str(urls), *FAST)
+    assert code == 0, err
+    assert out.count("one The committee") == 6  # three paragraphs on each of two pages
+    code, out, err = run_main(capsys, "extract", "-i", str(urls), "--deduplicate", *FAST)
+    assert code == 0, err
+    assert out.count("one The committee") == 1
