@@ -81,7 +81,9 @@ def test_extract_gzipped_file(capsys, tmp_path):
 
 
 def _renderer_missing(fmt: str) -> bool:
-    module = {"text": "text", "markdown": "markdown", "html": "html", "json": "json_out"}[fmt]
+    from thresher.render import _MODULES
+
+    module = _MODULES[fmt]
     return importlib.util.find_spec(f"thresher.render.{module}") is None
 
 

@@ -450,3 +450,17 @@ def test_columns_select_by_name_and_name_what_is_missing():
     assert cols.select(("c", "a")).tolist() == [[2.0, 0.0], [5.0, 3.0]]
     with pytest.raises(ModelError, match="stage1 reads features .* \\(x, y\\); retrain"):
         cols.select(("a", "x", "y"), "stage1")
+
+
+def test_expected_f_beta_cut_moves_with_beta():
+    p = np.array([0.95, 0.8, 0.6, 0.4, 0.25, 0.1])
+    words = np.full(6, 20.0)
+    default = flagship.expected_f1_cut(p, words)
+    assert flagship.expected_f1_cut(p, words, beta=1.0) == default
+    assert flagship.expected_f1_cut(p, words, beta=0.5) > default  # precision: a higher cut
+    assert flagship.expected_f1_cut(p, words, beta=2.0) < default  # recall: a lower cut
+
+
+def test_beta_must_be_positive():
+    with pytest.raises(ValueError):
+        flagship.Params(beta=0.0)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from .api import FORMATS, Result, extract, extract_result, preload
 from .errors import InputError, ModelError, ThresherError
+from .options import Options, SeenTexts
 
 __version__ = "0.1.0"
-__all__ = ["FORMATS", "InputError", "ModelError", "Result", "ThresherError", "extract",
+__all__ = ["FORMATS", "InputError", "ModelError", "Options", "Result", "SeenTexts", "ThresherError", "extract",
            "extract_result", "preload", "__version__"]

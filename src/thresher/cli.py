@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
 PROG = "thresher"
 DEFAULT_GLOBS = ("*.html", "*.htm", "*.html.gz")
-EXTENSIONS = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json"}
+EXTENSIONS = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json", "xml": ".xml",
+              "xmltei": ".tei.xml", "csv": ".csv"}
 TRAINERS = {
     "density-classifier": "thresher.training.density_classifier:train_density_classifier",
     "dragnet": "thresher.training.learned:train_dragnet",
@@ -82,6 +83,7 @@ def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     from . import FORMATS, __version__
     from .batch import DEFAULT_PAGE_TIMEOUT
+    from .cli_web import add_content_options, add_format_shortcuts, add_input_options
 
     parser = argparse.ArgumentParser(prog=PROG, description="Main-content extraction for web pages.",
                                      epilog=EPILOG, formatter_class=_formatter)
@@ -96,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      "default), or every matching file of --input-dir into OUTDIR.")
     ext.add_argument("source", nargs="?", metavar="FILE|URL|-", help="the page (default: stdin)")
     _add_page_options(ext)
-    ext.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format (default: text)")
+    ext.add_argument("--format", "--output-format", "-f", choices=FORMATS, default="text",
+                     help="output format (default: text)")
     ext.add_argument("--links", action="store_true", help="keep links in the output")
     ext.add_argument("--output", "-o", metavar="OUT", help="output file (default: stdout); OUTDIR with --input-dir")
     ext.add_argument("--input-dir", metavar="DIR", help="extract every matching file of DIR into OUTDIR")
@@ -106,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     ext.add_argument("--warc", metavar="FILE",
                      help="extract every HTML response of a WARC file into OUT as JSON lines "
                           "(needs thresher[scale])")
-    ext.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+    ext.add_argument("--jobs", "--parallel", "-j", type=int, default=1, metavar="N",
                      help="worker processes for --input-dir or --warc (default: 1; 0: one per CPU)")
     ext.add_argument("--page-timeout", type=float, metavar="SECONDS",
                      help="time limit per page of --input-dir or --warc: past it the page gets a "
@@ -121,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="--input-dir: read symbolic links that lead out of DIR (default: such a link "
                           "gets an error record and is not read)")
     _add_fetch_options(ext)
+    add_content_options(ext)
+    add_input_options(ext)
+    add_format_shortcuts(ext, FORMATS)
     ext.set_defaults(handler=cmd_extract)
 
     algs = sub.add_parser("algorithms", help="list the available algorithms", epilog=EPILOG,
@@ -136,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", metavar="FILE", help="write summary, per-page scores and outputs as JSON")
     ev.add_argument("--every", type=int, default=1, metavar="K", help="score every K-th page only")
     ev.add_argument("--limit", type=int, metavar="N", help="score the first N (selected) pages only")
+    add_content_options(ev)
     ev.set_defaults(handler=cmd_evaluate)
 
     tr = sub.add_parser("train", help="train a model for a learned algorithm", epilog=EPILOG,
@@ -241,12 +248,28 @@ def write_output(text: str, path: str | None) -> None:
 
 
 def _render_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"links": True} if getattr(args, "links", False) else {}
+    """The keyword arguments of thresher.extract set by the output and content switches."""
+    from .cli_web import content_switches
+
+    options = content_switches(args)
+    if getattr(args, "links", False):
+        options["links"] = True
+    if getattr(args, "deduplicate", False):
+        options["deduplicate"] = True
+    return options
 
 
 # ----------------------------------------------------------------- commands
 
 def cmd_extract(args: argparse.Namespace) -> int:
+    if args.input_file is not None or args.feed is not None or args.sitemap is not None:
+        from .cli_web import cmd_extract_web
+
+        return cmd_extract_web(args)
+    if args.input_url is not None:
+        if args.source is not None:
+            raise CliError("give either FILE|URL|- or -u URL, not both")
+        args.source = args.input_url
     if args.warc is not None:
         return cmd_extract_warc(args)
     if args.input_dir is not None:
@@ -437,7 +460,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     if args.every < 1 or (args.limit is not None and args.limit < 0):
         raise CliError("--every must be 1 or more and --limit 0 or more")
-    extractor = ThresherExtractor(check_algorithm(args.algorithm), check_model(args.model), args.language)
+    extractor = ThresherExtractor(check_algorithm(args.algorithm), check_model(args.model), args.language,
+                                  switches=tuple(_render_options(args).items()))
 
     def report_error(page_id: str, exc: BaseException) -> None:
         print(f"{page_id}: {type(exc).__name__}: {exc}", file=sys.stderr)

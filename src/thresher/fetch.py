@@ -32,7 +32,14 @@ _URL = re.compile(r"^https?://", re.IGNORECASE)
 
 
 class FetchError(ThresherError):
-    """A URL could not be fetched: bad URL, network failure, HTTP error, too slow or too large."""
+    """A URL could not be fetched: bad URL, network failure, HTTP error, too slow or too large.
+
+    ``status``: the HTTP status of an error response (None otherwise); ``transient``: trying
+    again may help (a network failure, a timeout, HTTP 429 or 5xx)."""
+
+    def __init__(self, message: str, status: int | None = None, transient: bool = False) -> None:
+        super().__init__(message)
+        self.status, self.transient = status, transient
 
 
 @dataclass(frozen=True)
@@ -120,7 +127,7 @@ def _shut_down(sock: socket.socket) -> None:
 
 
 def _timed_out(url: str, timeout: float) -> FetchError:
-    return FetchError(f"{url}: timed out after {timeout:g} s")
+    return FetchError(f"{url}: timed out after {timeout:g} s", transient=True)
 
 
 def _within(timeout: float, job: Callable[[], Fetched], on_timeout: Callable[[], FetchError]) -> Fetched:
@@ -146,10 +153,12 @@ def _within(timeout: float, job: Callable[[], Fetched], on_timeout: Callable[[],
 
 
 def fetch(url: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-          user_agent: str = USER_AGENT) -> Fetched:
+          user_agent: str = USER_AGENT, client: Any = None) -> Fetched:
     """GET ``url``; raise :class:`FetchError` on any failure or an HTTP status >= 400.
 
-    ``timeout`` bounds the whole request, from name resolution to the last body byte."""
+    ``timeout`` bounds the whole request, from name resolution to the last body byte.
+    ``client``: an ``httpx.Client`` to send it with (its connections are reused; it must
+    follow redirects); by default a client is made for this one request."""
     if not is_url(url):
         raise FetchError(f"{url}: not an http or https URL")
     watchdog = _SocketWatchdog()
@@ -159,22 +168,41 @@ def fetch(url: str, *, timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAUL
         watchdog.fire()
         return _timed_out(url, timeout)
 
-    return _within(timeout, lambda: _request(url, timeout, max_bytes, user_agent, deadline, watchdog), give_up)
+    return _within(timeout, lambda: _request(url, timeout, max_bytes, user_agent, deadline, watchdog, client),
+                   give_up)
 
 
-def _request(url: str, timeout: float, max_bytes: int, user_agent: str, deadline: float,
-             watchdog: _SocketWatchdog) -> Fetched:
+def _http_error(url: str, status: int, reason: str) -> FetchError:
+    return FetchError(f"{url}: HTTP {status} {reason}".rstrip(), status=status,
+                      transient=status == 429 or status >= 500)
+
+
+def _get(client: Any, url: str, timeout: float, max_bytes: int, deadline: float,
+         watchdog: _SocketWatchdog) -> Fetched:
+    with client.stream("GET", url, extensions={"trace": watchdog.trace}) as response:
+        if response.status_code >= 400:
+            raise _http_error(url, response.status_code, response.reason_phrase)
+        body = _read_body(response, url, max_bytes, deadline, timeout)
+        return Fetched(str(response.url), response.status_code, response.headers.get("content-type"), body)
+
+
+def make_client(timeout: float = DEFAULT_TIMEOUT, user_agent: str = USER_AGENT) -> Any:
+    """The ``httpx.Client`` :func:`fetch` uses: redirects followed, thresher's headers."""
     import httpx
 
     headers = {"User-Agent": user_agent, "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"}
+    return httpx.Client(follow_redirects=True, timeout=timeout, headers=headers)
+
+
+def _request(url: str, timeout: float, max_bytes: int, user_agent: str, deadline: float,
+             watchdog: _SocketWatchdog, client: Any = None) -> Fetched:
+    import httpx
+
     try:
-        with httpx.Client(follow_redirects=True, timeout=timeout, headers=headers) as client:
-            with client.stream("GET", url, extensions={"trace": watchdog.trace}) as response:
-                if response.status_code >= 400:
-                    raise FetchError(f"{url}: HTTP {response.status_code} {response.reason_phrase}".rstrip())
-                body = _read_body(response, url, max_bytes, deadline, timeout)
-                return Fetched(str(response.url), response.status_code,
-                               response.headers.get("content-type"), body)
+        if client is not None:
+            return _get(client, url, timeout, max_bytes, deadline, watchdog)
+        with make_client(timeout, user_agent) as own:
+            return _get(own, url, timeout, max_bytes, deadline, watchdog)
     except httpx.TimeoutException:
         raise _timed_out(url, timeout) from None
     except httpx.TooManyRedirects:
@@ -182,4 +210,4 @@ def _request(url: str, timeout: float, max_bytes: int, user_agent: str, deadline
     except (httpx.InvalidURL, httpx.UnsupportedProtocol) as exc:
         raise FetchError(f"{url}: invalid URL ({exc})") from None
     except httpx.HTTPError as exc:
-        raise FetchError(f"{url}: {type(exc).__name__}: {exc or 'request failed'}") from None
+        raise FetchError(f"{url}: {type(exc).__name__}: {exc or 'request failed'}", transient=True) from None

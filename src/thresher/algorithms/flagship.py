@@ -57,6 +57,9 @@ class Params:
         content at all than any cut is expected to score (see :func:`expected_f1_cut`). Off by
         default: it empties error and script-shell pages, and also tiny pages of one or two
         real paragraphs, whose scores stage 2 pulls down for want of context.
+    beta: the expected-F1 decoding maximises the expected F-beta instead: below 1 it favours
+        precision (a higher cut), above 1 recall (a lower cut). ``favor_precision`` and
+        ``favor_recall`` set it.
     """
 
     threshold: float | None = None
@@ -67,8 +70,11 @@ class Params:
     never_empty: bool = True
     fallback_ratio: float = 0.5
     allow_empty: bool = False
+    beta: float = 1.0
 
     def __post_init__(self) -> None:
+        if not self.beta > 0:
+            raise ValueError(f"beta must be positive, not {self.beta!r}")
         if self.decoding is not None and self.decoding not in L.DECODINGS:
             raise ValueError(f"decoding must be one of {', '.join(L.DECODINGS)}, not {self.decoding!r}")
 
@@ -99,7 +105,7 @@ def nothing_kept(keep: np.ndarray) -> bool:
     return not keep.any()
 
 
-def expected_f1_cut(p: np.ndarray, words: np.ndarray, allow_empty: bool = False) -> float:
+def expected_f1_cut(p: np.ndarray, words: np.ndarray, allow_empty: bool = False, beta: float = 1.0) -> float:
     """The probability cut that maximises the page's expected word F1.
 
     Read as the chance that block i (``words[i]`` words) is content, ``p`` gives
@@ -124,12 +130,16 @@ def expected_f1_cut(p: np.ndarray, words: np.ndarray, allow_empty: bool = False)
     scored 0.003). On Readability's test pages it costs 0.939 -> 0.905: it empties five
     pages of one or two short paragraphs, which is why the flagship does not use it
     unless asked (``Params(allow_empty=True)``).
+
+    ``beta`` other than 1 maximises the expected F-beta, (1 + b^2) * sum_kept(p * w) /
+    (sum_kept(w) + b^2 * sum_all(p * w)), the same scan with other weights.
     """
     if not len(p):
         return 1.0
     order = np.argsort(-p, kind="stable")
     gain = np.cumsum((p * words)[order])
-    expected = 2.0 * gain / np.maximum(np.cumsum(words[order]) + gain[-1], 1e-12)
+    b2 = beta * beta
+    expected = (1.0 + b2) * gain / np.maximum(np.cumsum(words[order]) + b2 * gain[-1], 1e-12)
     best = int(np.argmax(expected))
     if allow_empty and likely_empty(p, float(expected[best])):
         return math.inf
@@ -169,7 +179,7 @@ def decide_page(p: np.ndarray, doc: Document, decoding: str, threshold: float,
     when it keeps nothing, see ``Params.allow_empty``), or ``threshold`` under the
     "threshold" decoding, through :func:`decide` and its never-empty fallback."""
     if decoding == "expected_f1":
-        cut = expected_f1_cut(p, block_words(doc), params.allow_empty)
+        cut = expected_f1_cut(p, block_words(doc), params.allow_empty, params.beta)
         return p >= cut, cut  # the rule decides itself whether to keep nothing
     return decide(p, threshold, params)
 

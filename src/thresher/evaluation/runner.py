@@ -188,11 +188,13 @@ class ThresherExtractor:
     model: str | None = None
     language: str | None = None
     params: Any = None
+    switches: tuple[tuple[str, Any], ...] = ()  # more keyword arguments of thresher.extract
 
     def __call__(self, html: bytes, url: str | None = None) -> str:
         from ..api import extract
 
-        options: dict[str, Any] = {"model": self.model, "language": self.language, "params": self.params}
+        options: dict[str, Any] = {"model": self.model, "language": self.language, "params": self.params,
+                                   **dict(self.switches)}
         if self.algorithm is not None:
             options["algorithm"] = self.algorithm
         return extract(html, url, **options)

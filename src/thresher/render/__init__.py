@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import importlib
 
-_MODULES = {"text": "text", "markdown": "markdown", "html": "html", "json": "json_out"}
+_MODULES = {"text": "text", "markdown": "markdown", "html": "html", "json": "json_out",
+            "xml": "xml", "xmltei": "tei", "csv": "csv_out"}
 
 
 def render(result, output: str = "text", **options) -> str:

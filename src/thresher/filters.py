@@ -1,0 +1,184 @@
+"""What the content switches do around an algorithm: pruning before it, filters after it.
+
+* :func:`prune_document`: the document without the blocks of the elements that match CSS
+  selectors (``prune``), built before classification so no algorithm sees them.
+* Post-filters turn kept blocks off, never on: :func:`comment_drop` (comment sections,
+  dropped unless ``include_comments``), :func:`table_blocks` (``include_tables=False``)
+  and :func:`repeated_blocks` (``deduplicate``).
+* Page rejects: :func:`missing_metadata` (``only_with_metadata``) and
+  :func:`other_language` (``target_language``) say why a page gives an empty result.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+import numpy as np
+
+from .algorithms.base import Classification
+from .blocks import Block, Document, ElementTable
+from .options import SeenTexts
+from .selectors import matching_elements, parse_selectors
+
+
+@dataclass(frozen=True)
+class CommentParams:
+    """The comment-section detector.
+
+    An element names a comment section when one of its class tokens or its id, split into
+    words at ``-`` and ``_`` and lower-cased, has a word in ``words`` and is not one of
+    ``state_tokens`` (page-state classes such as WordPress's ``comments-open`` on ``<body>``).
+    Elements with a tag in ``wrapper_tags`` never do (they wrap the whole page). A block lies
+    in a comment section when its delimiting element or an ancestor names one.
+
+    ``max_share``: when the comment-section blocks would be more than this share of the kept
+    words, the detection is taken for a mistake (a forum's posts, a page wrapped in a
+    comment-named element) and nothing is dropped.
+    """
+
+    words: frozenset[str] = frozenset({"comment", "comments", "disqus", "respond", "reply", "replies",
+                                       "commentlist", "discussion"})
+    state_tokens: frozenset[str] = frozenset({"comments-open", "comments-closed", "comments-link", "no-comments",
+                                              "has-comments", "comments-count", "comment-count",
+                                              "comments-number", "comments_link"})
+    wrapper_tags: frozenset[str] = frozenset({"html", "body", "main", "article"})
+    max_share: float = 0.5
+
+
+_WORD_SPLIT = re.compile(r"[_-]+")
+
+
+def _names_comments(token: str, params: CommentParams) -> bool:
+    token = token.lower()
+    return token not in params.state_tokens and any(w in params.words for w in _WORD_SPLIT.split(token))
+
+
+def names_comment_section(tag: str, attrs: Any, params: CommentParams) -> bool:
+    """True when an element's id or a class token marks it as a comment section."""
+    if tag in params.wrapper_tags:
+        return False
+    tokens = (attrs.get("class") or "").split() + [(attrs.get("id") or "").strip()]
+    return any(_names_comments(token, params) for token in tokens if token)
+
+
+def comment_elements(doc: Document, params: CommentParams = CommentParams(),
+                     elements: Sequence[int] | None = None) -> dict[int, bool]:
+    """Element -> it or an ancestor is a comment section, for ``elements`` (default: all) and
+    the ancestors looked at on the way. Each element is tested once; the walk up from an
+    element stops at the first ancestor already known."""
+    tags, parents, attrs = doc.elements.tags, doc.elements.parents, doc.elements.attrs
+    known: dict[int, bool] = {}
+    for start in (range(len(tags)) if elements is None else elements):
+        path, current = [], start
+        while current >= 0 and current not in known:
+            path.append(current)
+            current = parents[current]
+        inside = known.get(current, False)
+        for element in reversed(path):  # outermost first
+            inside = inside or names_comment_section(tags[element], attrs[element], params)
+            known[element] = inside
+    return known
+
+
+def comment_blocks(doc: Document, params: CommentParams = CommentParams(),
+                   only: Sequence[bool] | None = None) -> np.ndarray:
+    """Per block: it lies in a comment section (with ``only``, blocks not in it are False unlooked)."""
+    blocks = doc.blocks if only is None else [b for b, wanted in zip(doc.blocks, only) if wanted]
+    known = comment_elements(doc, params, sorted({block.element for block in blocks}))
+    out = np.zeros(len(doc.blocks), bool)
+    for block in blocks:
+        out[block.index] = known[block.element]
+    return out
+
+
+def comment_drop(doc: Document, keep: Sequence[bool], comments: np.ndarray,
+                 params: CommentParams = CommentParams()) -> np.ndarray:
+    """The kept comment blocks to drop: none when they are most of the kept text (see
+    :attr:`CommentParams.max_share`)."""
+    kept = np.asarray(keep, bool)
+    words = doc.numbers.words if len(doc.blocks) else np.zeros(0)
+    total = float(words[kept].sum())
+    dropped = float(words[kept & comments].sum())
+    if total <= 0 or dropped > params.max_share * total:
+        return np.zeros(len(kept), bool)
+    return kept & comments
+
+
+def table_blocks(doc: Document) -> np.ndarray:
+    """Per block: it lies inside a ``<table>``."""
+    tags, parents = doc.elements.tags, doc.elements.parents
+    inside = [False] * len(tags)
+    for i, (tag, parent) in enumerate(zip(tags, parents)):
+        inside[i] = tag == "table" or (parent >= 0 and inside[parent])
+    return np.array([inside[block.element] for block in doc.blocks], bool)
+
+
+def repeated_blocks(blocks: Sequence[Block], keep: Sequence[bool], seen: SeenTexts) -> np.ndarray:
+    """Per block: kept, and its text was already kept often enough (``seen`` counts it)."""
+    return np.array([bool(k) and seen.seen_enough(block.text) for block, k in zip(blocks, keep)], bool)
+
+
+def without(classification: Classification, drop: np.ndarray) -> Classification:
+    """``classification`` with the ``drop`` blocks turned off (scores and reasons kept)."""
+    if not drop.any():
+        return classification
+    labels = np.asarray(classification.labels, bool) & ~drop
+    return replace(classification, labels=tuple(labels.tolist()))
+
+
+def pruned_blocks(doc: Document, selectors: Sequence[str]) -> np.ndarray:
+    """Per block: it lies inside an element matching one of ``selectors``."""
+    drop = np.zeros(len(doc.blocks), bool)
+    elements = doc.elements
+    for element in matching_elements(doc, parse_selectors(selectors)):
+        drop[elements.first_blocks[element]:elements.end_blocks[element]] = True
+    return drop
+
+
+def prune_document(doc: Document, selectors: Sequence[str]) -> Document:
+    """``doc`` without the blocks inside elements matching ``selectors``; the elements stay,
+    their block ranges renumbered (a pruned subtree's range is empty)."""
+    drop = pruned_blocks(doc, selectors)
+    if not drop.any():
+        return doc
+    keep = ~drop
+    before = np.concatenate([[0], np.cumsum(keep)]).astype(np.int64)
+    blocks, offset = [], 0
+    for block, kept in zip(doc.blocks, keep.tolist()):
+        if kept:
+            blocks.append(block._replace(index=len(blocks), offset=offset))
+            offset += block.char_count
+    el = doc.elements
+    elements = ElementTable(el.tags, el.parents, el.depths, el.attrs,
+                            tuple(before[list(el.first_blocks)].tolist()),
+                            tuple(before[list(el.end_blocks)].tolist()))
+    return replace(doc, elements=elements, blocks=tuple(blocks))
+
+
+# Inline tags whose mark is bold or italic; ``include_formatting=False`` renders them as plain spans.
+FORMATTING_TAGS = frozenset({"b", "strong", "i", "em", "cite"})
+
+
+def unformatted(doc: Document) -> Document:
+    """``doc`` with its bold and italic elements renamed ``span``: renderers then write no marks."""
+    tags = doc.elements.tags
+    if not FORMATTING_TAGS.intersection(tags):
+        return doc
+    renamed = tuple("span" if tag in FORMATTING_TAGS else tag for tag in tags)
+    return replace(doc, elements=replace(doc.elements, tags=renamed))
+
+
+def missing_metadata(metadata: Any, url: str | None) -> str:
+    """Why a page lacks the essential metadata (title, date, URL); "" when it has them."""
+    missing = [name for name, value in (("title", getattr(metadata, "title", "")),
+                                        ("date", getattr(metadata, "date", "")),
+                                        ("url", getattr(metadata, "url", "") or url or "")) if not value]
+    return f"missing metadata: {', '.join(missing)}" if missing else ""
+
+
+def other_language(page_language: str, target: str | None) -> str:
+    """Why a page in ``page_language`` is not in ``target``; "" when it is (or no target)."""
+    if not target or page_language.split("-")[0].lower() == target.split("-")[0]:
+        return ""
+    return f"page language {page_language or 'unknown'!r} is not {target!r}"
