@@ -1,7 +1,8 @@
 """The package's layers: a module imports only from its own layer and the layers below it.
 
-Layers, lowest first: the document model, features, model inference, algorithms, outputs,
-the public API, evaluation and explanation, training, batch and scale, the command line.
+Layers, lowest first: the document model, features, model inference, algorithms, outputs and
+filters, the public API, evaluation and explanation, training, batch, scale and the web inputs,
+the command line.
 Runtime code (every layer below training) never imports ``thresher.training``.
 """
 from __future__ import annotations
@@ -14,16 +15,16 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "thresher"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_core", "encoding_labels", "jsonld", "parse", "decode", "blocks", "language"),
+    ("errors", "_core", "encoding_labels", "jsonld", "parse", "decode", "blocks", "language", "selectors"),
     ("features", "candidates"),
     ("treemodel", "seqmodel", "ngram", "learned"),
     ("algorithms",),
-    ("render", "metadata"),
+    ("options", "render", "metadata", "filters"),
     ("api", "__init__"),
     ("evaluation", "explain"),
     ("training",),
-    ("batch", "batchdir", "fetch", "scale"),
-    ("cli", "__main__"),
+    ("batch", "batchdir", "fetch", "scale", "crawl", "discover"),
+    ("cli", "cli_web", "__main__"),
 )
 LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
 

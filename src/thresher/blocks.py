@@ -192,7 +192,8 @@ class Document:
     encoding: str = ""
     source_length: int = 0
     skipped: frozenset[int] = field(default_factory=frozenset)  # elements not walked (script, ...)
-    # The native core's copy of this document, which computes feature columns (thresher._core.Page).
+    # The native core's copy of this document, which computes feature columns (thresher._core.Page);
+    # a document derived from another (pruned blocks) carries the matching native copy.
     native: Any = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:

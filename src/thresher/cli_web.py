@@ -114,7 +114,7 @@ def web_urls(args: argparse.Namespace, crawler: Any) -> tuple[list[str], list[tu
     urls: list[str] = [args.input_url] if args.input_url else []
     errors: list[tuple[str, str]] = []
     if args.input_file is not None:
-        urls += read_url_list(read_file(args.input_file).decode("utf-8", "replace"))
+        urls += read_url_list(read_file(args.input_file, args.max_bytes).decode("utf-8", "replace"))
     if args.feed is not None:
         fetched = crawler.get(args.feed)
         try:
@@ -127,7 +127,7 @@ def web_urls(args: argparse.Namespace, crawler: Any) -> tuple[list[str], list[tu
             raise CliError(walk.errors[0][1])
         urls += walk.pages
         errors += walk.errors
-    blacklist = read_url_list(read_file(args.blacklist).decode("utf-8", "replace")) if args.blacklist else []
+    blacklist = read_url_list(read_file(args.blacklist, args.max_bytes).decode("utf-8", "replace")) if args.blacklist else []
     return without_blacklisted(urls, blacklist), errors
 
 

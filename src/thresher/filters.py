@@ -153,7 +153,7 @@ def prune_document(doc: Document, selectors: Sequence[str]) -> Document:
     elements = ElementTable(el.tags, el.parents, el.depths, el.attrs,
                             tuple(before[list(el.first_blocks)].tolist()),
                             tuple(before[list(el.end_blocks)].tolist()))
-    return replace(doc, elements=elements, blocks=tuple(blocks))
+    return replace(doc, elements=elements, blocks=tuple(blocks), native=doc.native.keep_blocks(keep))
 
 
 # Inline tags whose mark is bold or italic; ``include_formatting=False`` renders them as plain spans.

@@ -194,6 +194,39 @@ impl Document {
         self.nodes.is_empty()
     }
 
+    /// This document without the blocks where `keep` is false: the elements stay, their
+    /// block ranges renumbered (a range of dropped blocks becomes empty), and the kept
+    /// blocks' offsets count only the kept text.
+    pub fn keep_blocks(&self, keep: &[bool]) -> Document {
+        let mut before = Vec::with_capacity(self.blocks.len() + 1);
+        before.push(0i64);
+        for (i, block_kept) in keep.iter().enumerate().take(self.blocks.len()) {
+            before.push(before[i] + i64::from(*block_kept));
+        }
+        let renumber =
+            |index: &i64| before[usize::try_from(*index).unwrap_or(0).min(before.len() - 1)];
+        let mut blocks = Vec::new();
+        let mut offset = 0u64;
+        for (block, _) in self.blocks.iter().zip(keep).filter(|(_, k)| **k) {
+            blocks.push(Block {
+                offset,
+                ..block.clone()
+            });
+            offset += u64::from(block.chars);
+        }
+        Document {
+            nodes: self.nodes.clone(),
+            parents: self.parents.clone(),
+            depths: self.depths.clone(),
+            first_blocks: self.first_blocks.iter().map(renumber).collect(),
+            end_blocks: self.end_blocks.iter().map(renumber).collect(),
+            skipped: self.skipped.clone(),
+            blocks,
+            spans: self.spans.clone(),
+            head: self.head.clone(),
+        }
+    }
+
     /// The text of one span.
     pub fn span_text<'a>(&self, dom: &'a Dom, span: Span) -> &'a str {
         if span.text == NONE {
@@ -639,6 +672,20 @@ mod tests {
         }
         let offsets: Vec<u64> = doc.blocks.iter().map(|b| b.offset).collect();
         assert_eq!(offsets, [0, 3, 6, 11]);
+    }
+
+    #[test]
+    fn dropping_blocks_renumbers_the_element_ranges() {
+        let (dom, doc) = document("<div><p>one</p><p>two</p></div><p>three</p>");
+        let kept = doc.keep_blocks(&[true, false, true]);
+        let texts: Vec<&str> = kept.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts, ["one", "three"]);
+        assert_eq!(kept.blocks[1].offset, 3);
+        let div = doc.nodes.iter().position(|&n| dom.tag(n) == "div").unwrap();
+        assert_eq!((kept.first_blocks[div], kept.end_blocks[div]), (0, 1));
+        for i in 0..kept.len() {
+            assert!(kept.first_blocks[i] <= kept.end_blocks[i] && kept.end_blocks[i] <= 2);
+        }
     }
 
     #[test]

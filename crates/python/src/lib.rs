@@ -149,6 +149,17 @@ impl Page {
         Ok(array)
     }
 
+    /// This page without the blocks where ``keep`` (one bool per block) is false.
+    fn keep_blocks(&self, keep: PyReadonlyArray1<'_, bool>) -> PyResult<Page> {
+        let keep = keep.as_slice()?;
+        if keep.len() != self.doc.blocks.len() {
+            return Err(PyValueError::new_err("keep needs one value per block"));
+        }
+        Ok(Page {
+            doc: self.doc.keep_blocks(keep),
+        })
+    }
+
     /// How many blocks the page has.
     fn __len__(&self) -> usize {
         self.doc.blocks.len()
