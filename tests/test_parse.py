@@ -122,3 +122,10 @@ def test_any_tag_soup_builds_a_document_whose_ranges_nest(html):
         if parent >= 0:
             assert parent < i and els.depths[i] == els.depths[parent] + 1
             assert els.first_blocks[parent] <= els.first_blocks[i] <= els.end_blocks[i] <= els.end_blocks[parent]
+
+
+def test_a_text_only_element_past_the_cap_does_not_swallow_a_later_one_s_end_tag():
+    # A <title> past the cap used to be dropped and counted, so a later title's end tag was
+    # taken for its end: the tree builder stayed in its text mode and the next tag panicked.
+    html = "<div>" * 30 + "<title>deep</title>" + "</div>" * 30 + "<title>t</title><p>after the title</p>"
+    assert texts(html, LOW)[-1] == "after the title"

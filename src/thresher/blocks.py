@@ -258,8 +258,11 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _parse_and_walk(html: str, limits: ParseLimits, attributes: bool) -> dict:
-    return _core.build_document(html, max_attributes=limits.max_attributes, max_depth=limits.max_depth,
-                                attributes=attributes, empty=NO_ATTRIBUTES)
+    try:
+        return _core.build_document(html, max_attributes=limits.max_attributes, max_depth=limits.max_depth,
+                                    attributes=attributes, empty=NO_ATTRIBUTES)
+    except RuntimeError as exc:  # the core's parser failed (a bug): the page cannot be read
+        raise InputError(f"the page could not be parsed: {exc}") from None
 
 
 def build_document(html: str, url: str | None = None, *, encoding: str = "",

@@ -688,6 +688,98 @@ mod tests {
         }
     }
 
+    /// Random tag soup: parsing and walking never panic, and every element's block range lies
+    /// inside its parent's.
+    #[test]
+    fn random_tag_soup_builds_a_consistent_document() {
+        const PIECES: &[&str] = &[
+            "<p>",
+            "</p>",
+            "<div>",
+            "</div>",
+            "<table>",
+            "<td>",
+            "<tr>",
+            "</table>",
+            "<li>",
+            "<ul>",
+            "</ul>",
+            "<b>",
+            "</b>",
+            "<a href=x>",
+            "</a>",
+            "<br>",
+            "<pre>",
+            "</pre>",
+            "<script>",
+            "</script>",
+            "<svg>",
+            "<math>",
+            "</math>",
+            "<template>",
+            "</template>",
+            "<select>",
+            "<option>",
+            "<frameset>",
+            "<noframes>",
+            "<h1>",
+            "</h1>",
+            "<!--",
+            "-->",
+            "<head>",
+            "<title>",
+            "</title>",
+            "<textarea>",
+            "<ruby><rt>",
+            "word ",
+            "\n",
+            " ",
+            "&amp;",
+            "&",
+            "<",
+            ">",
+            "é",
+            "\u{200b}",
+            "\0",
+            "<x a=1 b='2' c>",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            let mut html = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 90) as usize;
+            for _ in 0..len {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                html.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+            }
+            let dom = parse(
+                &html,
+                Limits {
+                    max_attributes: 2,
+                    max_depth: 6,
+                },
+            );
+            let doc = build(&dom);
+            for i in 0..doc.len() {
+                assert!(
+                    doc.first_blocks[i] <= doc.end_blocks[i]
+                        && doc.end_blocks[i] as usize <= doc.blocks.len()
+                );
+                if doc.parents[i] >= 0 {
+                    let p = doc.parents[i] as usize;
+                    assert!(
+                        doc.first_blocks[p] <= doc.first_blocks[i]
+                            && doc.end_blocks[i] <= doc.end_blocks[p]
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn half_a_million_list_items_are_walked_without_recursion() {
         let html = "<ul>".to_owned() + &"<li>item</li>".repeat(500_000) + "</ul>";

@@ -116,7 +116,7 @@ struct DepthFilter {
 
 impl DepthFilter {
     fn too_deep(&self, tag: &Tag) -> bool {
-        if is_void(&tag.name) {
+        if is_void(&tag.name) || holds_text_only(&tag.name) {
             return false;
         }
         let depth = self.inner.sink.probe_current(|| {
@@ -151,6 +151,26 @@ impl DepthFilter {
             TokenSinkResult::Continue
         }
     }
+}
+
+/// Elements whose content the tokenizer reads as text (raw text, RCDATA, plaintext; with
+/// scripting off, `<noscript>` holds markup and is not among them). They
+/// are never dropped: they cannot nest, so they add one level at most, and the tree builder
+/// must see both their tags to leave its text mode.
+fn holds_text_only(name: &str) -> bool {
+    matches!(
+        name,
+        "script"
+            | "style"
+            | "title"
+            | "textarea"
+            | "xmp"
+            | "iframe"
+            | "noembed"
+            | "noframes"
+            | "noscript"
+            | "plaintext"
+    )
 }
 
 /// Tags that end a block of text (block-level elements and line breaks).

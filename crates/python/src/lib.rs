@@ -10,9 +10,10 @@ use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn,
     PyUntypedArrayMethods,
 };
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use std::panic::AssertUnwindSafe;
 
 use thresher_core::document::{is_skipped_tag, Document};
 use thresher_core::dom::Dom;
@@ -188,11 +189,18 @@ fn build_document<'py>(
         max_attributes,
         max_depth,
     };
-    let (dom, doc) = py.detach(|| {
-        let dom = parse(source, limits);
-        let doc = build(&dom);
-        (dom, doc)
-    });
+    // A panic in the parser is a bug, never the caller's fault; it becomes a Python error
+    // instead of unwinding into the interpreter. Nothing is shared with the closure but
+    // the input, so no state is left half-changed.
+    let (dom, doc) = py
+        .detach(|| {
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                let dom = parse(source, limits);
+                let doc = build(&dom);
+                (dom, doc)
+            }))
+        })
+        .map_err(|_| PyRuntimeError::new_err("the native parser failed on this page"))?;
     let mut strings = Strings::new(py);
     let out = PyDict::new(py);
     let tags = PyList::empty(py);
