@@ -34,7 +34,6 @@ from .blocks import Document, hidden_by_style
 from .errors import ModelError
 
 WORD = re.compile(r"\w+")
-_TOKEN = re.compile(r"[a-z0-9]+")
 
 # id/class cue words; matched against whole tokens after splitting on non-alphanumerics.
 NEGATIVE_CUES = frozenset(
@@ -163,22 +162,6 @@ def text_density(text: str) -> float:
 
 # ------------------------------------------------------------------ tree context
 
-# ASCII letters and digits kept, every other byte a space: _TOKEN's split of an ASCII value.
-_ASCII_ALNUM_BYTES = bytes(c if c < 128 and chr(c).isalnum() else 32 for c in range(256))
-
-
-def split_tokens(raw: str | None) -> list[str]:
-    """Lower-cased tokens of an id or class value, split on every non-alphanumeric character.
-
-    An ASCII value (nearly all of them) is split by a byte translation at C speed, the same
-    tokens as the regex's (over wcxb-dev, a page's values take 0.26 against 0.35 ms)."""
-    if not raw:
-        return []
-    if raw.isascii():
-        return raw.encode().lower().translate(_ASCII_ALNUM_BYTES).decode().split()
-    return _TOKEN.findall(raw.lower())
-
-
 @dataclass(frozen=True)
 class TreeFacts:
     """Per-element facts (numpy arrays indexed by element) propagated down or accumulated up."""
@@ -211,61 +194,6 @@ def is_hidden(attrs: dict) -> bool:
     return hidden_by_style(attrs)
 
 
-# The attributes that can hide an element, and ``role``: most elements have none of them.
-_SPECIAL_ATTRIBUTES = frozenset(("style", "hidden", "aria-hidden", "role"))
-
-
-def _special_attributes(attrs: tuple[dict, ...]) -> tuple[np.ndarray, dict[int, str]]:
-    """Per element: whether its own attributes hide it; and the ``role`` of each element that
-    has one. One pass over the elements; only those with a special attribute are read further."""
-    special = [i for i, a in enumerate(attrs) if a and not _SPECIAL_ATTRIBUTES.isdisjoint(a)]
-    hidden = np.zeros(len(attrs), bool)
-    hidden[special] = [is_hidden(attrs[i]) for i in special]
-    roles = {i: attrs[i]["role"] for i in special if attrs[i].get("role")}
-    return hidden, roles
-
-
-def attribute_values(attrs: tuple[dict, ...], name: str) -> list:
-    """Per element: its attribute ``name``, None when it has none. Plain dicts are read through
-    ``dict.get`` itself, without a method lookup per element (half the time: 0.2 against
-    0.4 ms a page for ids and classes over wcxb-dev); a read-only mapping among them (an
-    element read without attributes) takes the general path."""
-    try:
-        return list(map(dict.get, attrs, repeat(name)))
-    except TypeError:
-        return [a.get(name) for a in attrs]
-
-
-class _OwnCues(NamedTuple):
-    ids: list
-    classes: list
-    tokens_of: dict
-    id_slot: np.ndarray
-    class_slot: np.ndarray
-    negative: np.ndarray
-    positive: np.ndarray
-
-
-def _own_cues(attrs: tuple[dict, ...]) -> _OwnCues:
-    """Per element: its id and class values, the tokens of each distinct value (and the position
-    of the element's values among them), and whether the element's tokens hold a negative /
-    positive cue.
-
-    Each distinct id or class string is tokenised and tested once; an element holds
-    a cue when its id or its class does."""
-    ids = attribute_values(attrs, "id")
-    classes = attribute_values(attrs, "class")
-    tokens_of: dict[str | None, list[str]] = {raw: split_tokens(raw) for raw in {*ids, *classes}}
-    slot = {raw: i for i, raw in enumerate(tokens_of)}
-    neg = np.array([not NEGATIVE_CUES.isdisjoint(toks) for toks in tokens_of.values()], bool)
-    pos = np.array([not POSITIVE_CUES.isdisjoint(toks) for toks in tokens_of.values()], bool)
-    n = len(attrs)
-    id_slot = np.fromiter(map(slot.__getitem__, ids), np.int64, count=n)
-    class_slot = np.fromiter(map(slot.__getitem__, classes), np.int64, count=n)
-    return _OwnCues(ids, classes, tokens_of, id_slot, class_slot, neg[id_slot] | neg[class_slot],
-                    pos[id_slot] | pos[class_slot])
-
-
 def distinct_codes(keys: Iterable, n: int) -> np.ndarray:
     """Per key of the ``n`` ``keys``: one integer per distinct key (equal keys, equal integers):
     the position of the key's first occurrence."""
@@ -273,95 +201,21 @@ def distinct_codes(keys: Iterable, n: int) -> np.ndarray:
     return np.fromiter(map(codes.setdefault, keys, count()), np.int64, count=n)
 
 
-def first_positions(keys: np.ndarray) -> np.ndarray:
-    """Per integer key: the position of its first occurrence, the code :func:`distinct_codes`
-    gives it (without a Python-level step per key)."""
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    return first[inverse.reshape(len(keys))]
-
-
-def _same_siblings(parents: np.ndarray, kind: np.ndarray) -> np.ndarray:
-    """Per element: the other elements with its parent, its tag and its class value
-    (``kind``: :func:`distinct_codes` of the (tag, class value) pairs): each (parent, kind)
-    becomes one integer, and numpy counts the equal ones."""
-    n = len(kind)
-    if not n:
-        return np.zeros(0, np.int64)
-    _, group, sizes = np.unique((parents + 1) * n + kind, return_inverse=True, return_counts=True)
-    return sizes[group.reshape(n)] - 1
-
-
-# Odd 64-bit constants of the path hashes (the golden ratio's, and the multipliers of
-# MurmurHash3's 64-bit finaliser): the first two scatter an element's own code and its depth,
-# the third is the polynomial's base.
-_SCATTER = np.uint64(0x9E3779B97F4A7C15)
-_DEPTH = np.uint64(0xC4CEB9FE1A85EC53)
-_PATH_BASE = 0xFF51AFD7ED558CCD
-_UINT64 = (1 << 64) - 1
-
-
-def path_hashes(codes: np.ndarray, parents: np.ndarray, depths: np.ndarray) -> np.ndarray:
-    """Per element: a 64-bit hash of the codes on its path from the root, its own last
-    (``codes``: (elements, k) integer columns, each hashed on its own; ``parents`` maps
-    the root to itself). Two elements get the same hash when their paths hold the same
-    codes (up to a 64-bit collision).
-
-    The hash is the polynomial sum over the path of code x base^distance, built by pointer
-    jumping: each step joins an element's hashed stretch of ``reach`` ancestors to the
-    stretch of its ``reach``-th ancestor, so log2(depth) vectorised steps cover every
-    path. Past the root a stretch repeats the root: the same padding for equal paths, which
-    have equal depths, and an element's own term holds its depth, so that a path never
-    matches a shorter one padded out. Arithmetic wraps modulo 2^64.
-    """
-    depth = depths.astype(np.uint64).reshape(len(depths), 1)
-    hashes = (codes.astype(np.uint64) + np.uint64(1)) * _SCATTER + (depth + np.uint64(1)) * _DEPTH
-    up, power, reach = parents, _PATH_BASE, 1
-    deepest = int(depths.max()) if len(depths) else 0
-    while reach <= deepest:
-        hashes = hashes + hashes[up] * np.uint64(power)
-        power = power * power & _UINT64
-        up = up[up]
-        reach *= 2
-    return hashes
+@lru_cache(maxsize=1)
+def _tree_params() -> "_core.TreeFactsParams":
+    """The constants :func:`tree_facts` hands the core, built once."""
+    return _core.TreeFactsParams(context_tags=list(CONTEXT_TAGS), negative_cues=sorted(NEGATIVE_CUES),
+                                 positive_cues=sorted(POSITIVE_CUES), max_cue_distance=MAX_CUE_DISTANCE)
 
 
 def tree_facts(doc: Document) -> TreeFacts:
-    """Own facts per element, then inherited ones (OR along the path, distance to the nearest cue)."""
-    els = doc.elements
-    n = len(els)
-    tags, attrs = els.tags, els.attrs
-    cues = _own_cues(attrs)
-    classes, neg_cue, pos_cue = cues.classes, cues.negative, cues.positive
-    parent_arr = els.arrays.parents
-    bits = np.fromiter(map(_CONTEXT_BIT.get, tags, repeat(0, n)), np.int64, count=n)
-    hidden, roles = _special_attributes(attrs)
-    depths = els.arrays.depths
-    parents = np.where(parent_arr < 0, np.arange(n), parent_arr)  # the root is its own parent
-    far = MAX_CUE_DISTANCE
-    neg = np.where(neg_cue, 0, far)
-    pos = np.where(pos_cue, 0, far)
-    # Pointer jumping: after each step every element has seen the ancestors within twice the
-    # distance it had seen before, so log2(depth) vectorised steps cover every path.
-    up, reach, deepest = parents, 1, int(depths.max()) if n else 0
-    while reach <= deepest:
-        gap = depths - depths[up]  # distance to the element's current jump target
-        bits |= bits[up]
-        hidden |= hidden[up]
-        neg = np.minimum(neg, gap + neg[up])
-        pos = np.minimum(pos, gap + pos[up])
-        up = up[up]
-        reach *= 2
-    chars, links = doc.numbers.chars, doc.numbers.link_chars
-    first, end = els.arrays.first_blocks, els.arrays.end_blocks
-    cum_chars = np.concatenate([[0.0], np.cumsum(chars)])
-    cum_links = np.concatenate([[0.0], np.cumsum(links)])
-    tag_kind = distinct_codes(tags, n)
-    kind = first_positions(tag_kind * len(cues.tokens_of) + cues.class_slot)  # distinct (tag, class value) pairs
-    paths = path_hashes(np.column_stack([kind, tag_kind]).reshape(n, 2), parents, depths)
-    return TreeFacts(bits, neg.astype(np.int64), pos.astype(np.int64),
-                     cum_chars[end] - cum_chars[first], cum_links[end] - cum_links[first],
-                     _same_siblings(parent_arr, kind), paths, hidden, roles, parents, cues.ids, classes,
-                     cues.tokens_of, cues.id_slot, cues.class_slot)
+    """Own facts per element (id and class tokens, cue words, hiding attributes, roles), then
+    inherited ones (OR of CONTEXT_TAGS along the path, distance to the nearest cue, hidden) and
+    subtree sums, computed by the core (``crates/core/src/features/tree.rs``).
+
+    Paths are hashed per element over its (tag, class) path and its tag path from the root: two
+    elements get the same hash when their paths are the same (up to a 64-bit collision)."""
+    return TreeFacts(**doc.native.tree_facts(_tree_params()))
 
 
 # Sibling repetition saturates here: a 500-paragraph article must look like a 50-paragraph one,

@@ -14,10 +14,12 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 
 use thresher_core::document::{is_skipped_tag, Document};
 use thresher_core::dom::Dom;
 use thresher_core::features::shallow;
+use thresher_core::features::tree::{self, TreeParams};
 use thresher_core::seqnet::{SeqNet, Sizes};
 use thresher_core::trees::{CompleteEnsemble, Ensemble, TreeError};
 use thresher_core::{build, parse, Limits};
@@ -113,7 +115,37 @@ fn blocks<'py>(
 /// A parsed page kept native, for the feature columns the core computes. Immutable.
 #[pyclass(frozen, module = "thresher._core")]
 struct Page {
+    dom: Arc<Dom>,
     doc: Document,
+    /// Whether the Python document holds every element's attributes (see `build_document`).
+    attributes: bool,
+}
+
+/// The constants the tree facts are computed with, built once.
+#[pyclass(frozen, module = "thresher._core")]
+struct TreeFactsParams {
+    params: TreeParams,
+}
+
+#[pymethods]
+impl TreeFactsParams {
+    #[new]
+    #[pyo3(signature = (*, context_tags, negative_cues, positive_cues, max_cue_distance))]
+    fn new(
+        context_tags: Vec<String>,
+        negative_cues: Vec<String>,
+        positive_cues: Vec<String>,
+        max_cue_distance: i64,
+    ) -> Self {
+        TreeFactsParams {
+            params: TreeParams {
+                context_tags,
+                negative_cues: negative_cues.into_iter().collect(),
+                positive_cues: positive_cues.into_iter().collect(),
+                max_cue_distance,
+            },
+        }
+    }
 }
 
 /// A stop list, lower-cased words, built once per language.
@@ -157,8 +189,74 @@ impl Page {
             return Err(PyValueError::new_err("keep needs one value per block"));
         }
         Ok(Page {
+            dom: Arc::clone(&self.dom),
             doc: self.doc.keep_blocks(keep),
+            attributes: self.attributes,
         })
+    }
+
+    /// The facts of every element, as a dict of columns (see ``thresher.features.TreeFacts``).
+    fn tree_facts<'py>(
+        &self,
+        py: Python<'py>,
+        params: &TreeFactsParams,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let facts =
+            py.detach(|| tree::tree_facts(&self.dom, &self.doc, self.attributes, &params.params));
+        let n = self.doc.len();
+        let out = PyDict::new(py);
+        for (name, column) in [
+            ("context_bits", &facts.context_bits),
+            ("neg_distance", &facts.neg_distance),
+            ("pos_distance", &facts.pos_distance),
+            ("same_sibling_count", &facts.same_sibling_count),
+            ("parents", &facts.parents),
+            ("id_slot", &facts.id_slot),
+            ("class_slot", &facts.class_slot),
+        ] {
+            out.set_item(name, PyArray1::from_slice(py, column))?;
+        }
+        out.set_item(
+            "subtree_chars",
+            PyArray1::from_slice(py, &facts.subtree_chars),
+        )?;
+        out.set_item(
+            "subtree_link_chars",
+            PyArray1::from_slice(py, &facts.subtree_link_chars),
+        )?;
+        out.set_item("hidden", PyArray1::from_slice(py, &facts.hidden))?;
+        out.set_item(
+            "paths",
+            PyArray1::from_slice(py, &facts.paths).reshape([n, 2])?,
+        )?;
+        let roles = PyDict::new(py);
+        for (element, role) in &facts.roles {
+            roles.set_item(element, role)?;
+        }
+        out.set_item("roles", roles)?;
+        let tokens_of = PyDict::new(py);
+        for (value, tokens) in facts.values.iter().zip(&facts.tokens) {
+            tokens_of.set_item(value.as_deref(), tokens)?;
+        }
+        out.set_item("tokens_of", tokens_of)?;
+        let value_of = |slot: i64| facts.values[slot as usize].as_deref();
+        out.set_item(
+            "ids",
+            facts
+                .id_slot
+                .iter()
+                .map(|&s| value_of(s))
+                .collect::<Vec<_>>(),
+        )?;
+        out.set_item(
+            "classes",
+            facts
+                .class_slot
+                .iter()
+                .map(|&s| value_of(s))
+                .collect::<Vec<_>>(),
+        )?;
+        Ok(out)
     }
 
     /// How many blocks the page has.
@@ -227,7 +325,14 @@ fn build_document<'py>(
     out.set_item("meta", doc.head.meta.clone())?;
     out.set_item("json_ld", doc.head.json_ld.clone())?;
     out.set_item("skipped", doc.skipped.clone())?;
-    out.set_item("page", Page { doc })?;
+    out.set_item(
+        "page",
+        Page {
+            dom: Arc::new(dom),
+            doc,
+            attributes,
+        },
+    )?;
     Ok(out)
 }
 
@@ -446,6 +551,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Page>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
     module.add_class::<StopWords>()?;
+    module.add_class::<TreeFactsParams>()?;
     module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
     module.add_class::<SequenceNet>()?;
     Ok(())

@@ -5,4 +5,5 @@
 //! and `\d`): the learned models were trained on those values.
 
 pub mod shallow;
+pub mod tree;
 pub mod unicode;

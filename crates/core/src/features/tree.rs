@@ -1,0 +1,320 @@
+//! Per-element facts of the tree: own facts (id and class tokens, cue words, hiding
+//! attributes, roles) and facts inherited down the path or summed over the subtree.
+//!
+//! Elements are in pre-order, so a parent is always handled before its children and
+//! one pass in order propagates anything down the tree; no recursion.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::document::{is_skipped_tag, Document};
+use crate::dom::{Attr, Dom};
+use crate::text::{hides, is_space};
+
+/// What the facts are computed with (the Python layer's constants, handed over once).
+#[derive(Clone, Debug, Default)]
+pub struct TreeParams {
+    /// Tags whose presence on the path sets bit i of `context_bits` (i: the tag's position).
+    pub context_tags: Vec<String>,
+    pub negative_cues: HashSet<String>,
+    pub positive_cues: HashSet<String>,
+    /// Distance given when no ancestor holds a cue.
+    pub max_cue_distance: i64,
+}
+
+/// The facts of every element (columns indexed by element).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TreeFacts {
+    pub context_bits: Vec<i64>,
+    pub neg_distance: Vec<i64>,
+    pub pos_distance: Vec<i64>,
+    pub subtree_chars: Vec<f64>,
+    pub subtree_link_chars: Vec<f64>,
+    pub same_sibling_count: Vec<i64>,
+    /// (elements × 2): hashes of the (tag, class) path and of the tag path.
+    pub paths: Vec<u64>,
+    pub hidden: Vec<bool>,
+    /// (element, its non-empty `role` attribute).
+    pub roles: Vec<(usize, String)>,
+    /// Parent of each element, the root its own parent.
+    pub parents: Vec<i64>,
+    /// Distinct id and class values, `None` (no such attribute) included: slot i is `values[i]`.
+    pub values: Vec<Option<String>>,
+    /// The tokens of each slot's value.
+    pub tokens: Vec<Vec<String>>,
+    pub id_slot: Vec<i64>,
+    pub class_slot: Vec<i64>,
+}
+
+/// Lower-cased runs of ASCII letters and digits: the tokens of an id or class value.
+pub fn split_tokens(raw: &str) -> Vec<String> {
+    raw.to_lowercase()
+        .split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn python_strip_lower(value: &str) -> String {
+    value.trim_matches(is_space).to_lowercase()
+}
+
+/// Hidden by the `hidden` attribute, `aria-hidden="true"` or an inline style.
+fn hidden_by(attrs: &[Attr]) -> bool {
+    attrs.iter().any(|a| match &*a.name {
+        "hidden" => true,
+        "aria-hidden" => python_strip_lower(&a.value) == "true",
+        "style" => hides(&a.value),
+        _ => false,
+    })
+}
+
+fn value<'a>(attrs: &'a [Attr], name: &str) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|a| &*a.name == name)
+        .map(|a| a.value.as_str())
+}
+
+/// Slots for distinct attribute values, in the order they are first met.
+struct Slots {
+    index: HashMap<Option<String>, usize>,
+    values: Vec<Option<String>>,
+}
+
+impl Slots {
+    fn slot(&mut self, raw: Option<&str>) -> usize {
+        let key = raw.map(str::to_owned);
+        if let Some(&slot) = self.index.get(&key) {
+            return slot;
+        }
+        let slot = self.values.len();
+        self.index.insert(key.clone(), slot);
+        self.values.push(key);
+        slot
+    }
+}
+
+const SCATTER: u64 = 0x9E37_79B9_7F4A_7C15;
+const DEPTH: u64 = 0xC4CE_B9FE_1A85_EC53;
+const PATH_BASE: u64 = 0xFF51_AFD7_ED55_8CCD;
+
+/// Per element and code column: a hash of the codes on its path from the root, built by
+/// pointer jumping (each step joins the stretch of `reach` ancestors to its `reach`-th
+/// ancestor's, the root's stretch repeating the root), in wrapping 64-bit arithmetic.
+pub fn path_hashes(codes: &[[u64; 2]], parents: &[usize], depths: &[i64]) -> Vec<u64> {
+    let n = codes.len();
+    let mut hashes: Vec<u64> = (0..n)
+        .flat_map(|i| {
+            let depth = depths[i] as u64;
+            codes[i].map(|code| {
+                (code.wrapping_add(1))
+                    .wrapping_mul(SCATTER)
+                    .wrapping_add(depth.wrapping_add(1).wrapping_mul(DEPTH))
+            })
+        })
+        .collect();
+    let deepest = depths.iter().copied().max().unwrap_or(0);
+    let (mut up, mut power, mut reach) = (parents.to_vec(), PATH_BASE, 1i64);
+    while reach <= deepest {
+        let previous = hashes.clone();
+        for i in 0..n {
+            for k in 0..2 {
+                hashes[2 * i + k] =
+                    previous[2 * i + k].wrapping_add(previous[2 * up[i] + k].wrapping_mul(power));
+            }
+        }
+        power = power.wrapping_mul(power);
+        up = up.iter().map(|&u| up[u]).collect();
+        reach *= 2;
+    }
+    hashes
+}
+
+/// The facts of `doc`'s elements. Without `attributes`, only `<html>`'s and the skipped
+/// elements' attributes are read, as the Python document holds them then.
+// Each pass reads several columns of element i at once; an index reads clearer than zips.
+#[allow(clippy::needless_range_loop)]
+pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreeParams) -> TreeFacts {
+    let n = doc.len();
+    let tags: Vec<&str> = doc.nodes.iter().map(|&node| dom.tag(node)).collect();
+    let attrs_of = |i: usize| -> &[Attr] {
+        if attributes || tags[i] == "html" || is_skipped_tag(tags[i]) {
+            dom.attributes(doc.nodes[i])
+        } else {
+            &[]
+        }
+    };
+    let mut slots = Slots {
+        index: HashMap::new(),
+        values: Vec::new(),
+    };
+    let mut facts = TreeFacts {
+        parents: (0..n)
+            .map(|i| {
+                if doc.parents[i] < 0 {
+                    i as i64
+                } else {
+                    doc.parents[i]
+                }
+            })
+            .collect(),
+        ..TreeFacts::default()
+    };
+    for i in 0..n {
+        let attrs = attrs_of(i);
+        facts.id_slot.push(slots.slot(value(attrs, "id")) as i64);
+        facts
+            .class_slot
+            .push(slots.slot(value(attrs, "class")) as i64);
+        facts.hidden.push(hidden_by(attrs));
+        if let Some(role) = value(attrs, "role").filter(|r| !r.is_empty()) {
+            facts.roles.push((i, role.to_owned()));
+        }
+    }
+    facts.tokens = slots
+        .values
+        .iter()
+        .map(|v| v.as_deref().map(split_tokens).unwrap_or_default())
+        .collect();
+    facts.values = slots.values;
+    let holds = |cues: &HashSet<String>| -> Vec<bool> {
+        facts
+            .tokens
+            .iter()
+            .map(|tokens| tokens.iter().any(|t| cues.contains(t)))
+            .collect()
+    };
+    let (negative, positive) = (holds(&params.negative_cues), holds(&params.positive_cues));
+    let far = params.max_cue_distance;
+    let bit: HashMap<&str, i64> = params
+        .context_tags
+        .iter()
+        .enumerate()
+        .map(|(k, t)| (t.as_str(), 1i64 << k))
+        .collect();
+    for i in 0..n {
+        let (id, class) = (facts.id_slot[i] as usize, facts.class_slot[i] as usize);
+        let mut bits = bit.get(tags[i]).copied().unwrap_or(0);
+        let mut neg = if negative[id] || negative[class] {
+            0
+        } else {
+            far
+        };
+        let mut pos = if positive[id] || positive[class] {
+            0
+        } else {
+            far
+        };
+        let parent = doc.parents[i];
+        if parent >= 0 {
+            let p = parent as usize;
+            let gap = doc.depths[i] - doc.depths[p];
+            bits |= facts.context_bits[p];
+            facts.hidden[i] |= facts.hidden[p];
+            neg = neg.min(gap + facts.neg_distance[p]);
+            pos = pos.min(gap + facts.pos_distance[p]);
+        }
+        facts.context_bits.push(bits);
+        facts.neg_distance.push(neg);
+        facts.pos_distance.push(pos);
+    }
+    let mut cum_chars = vec![0.0f64];
+    let mut cum_links = vec![0.0f64];
+    for block in &doc.blocks {
+        cum_chars.push(cum_chars.last().unwrap() + f64::from(block.chars));
+        cum_links.push(cum_links.last().unwrap() + f64::from(block.link_chars));
+    }
+    for i in 0..n {
+        let (first, end) = (doc.first_blocks[i] as usize, doc.end_blocks[i] as usize);
+        facts.subtree_chars.push(cum_chars[end] - cum_chars[first]);
+        facts
+            .subtree_link_chars
+            .push(cum_links[end] - cum_links[first]);
+    }
+    // Codes: the first element with the same tag, and with the same (tag, class value).
+    let mut first_tag: HashMap<&str, usize> = HashMap::new();
+    let tag_kind: Vec<usize> = (0..n)
+        .map(|i| *first_tag.entry(tags[i]).or_insert(i))
+        .collect();
+    let mut first_kind: HashMap<(usize, i64), usize> = HashMap::new();
+    let kind: Vec<usize> = (0..n)
+        .map(|i| {
+            *first_kind
+                .entry((tag_kind[i], facts.class_slot[i]))
+                .or_insert(i)
+        })
+        .collect();
+    let mut siblings: HashMap<(i64, usize), i64> = HashMap::new();
+    for i in 0..n {
+        *siblings.entry((doc.parents[i], kind[i])).or_insert(0) += 1;
+    }
+    facts.same_sibling_count = (0..n)
+        .map(|i| siblings[&(doc.parents[i], kind[i])] - 1)
+        .collect();
+    let codes: Vec<[u64; 2]> = (0..n)
+        .map(|i| [kind[i] as u64, tag_kind[i] as u64])
+        .collect();
+    let parents: Vec<usize> = facts.parents.iter().map(|&p| p as usize).collect();
+    facts.paths = path_hashes(&codes, &parents, &doc.depths);
+    facts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{build, parse, Limits};
+
+    fn params() -> TreeParams {
+        TreeParams {
+            context_tags: vec!["nav".into(), "li".into()],
+            negative_cues: ["sidebar".to_owned()].into_iter().collect(),
+            positive_cues: ["content".to_owned()].into_iter().collect(),
+            max_cue_distance: 30,
+        }
+    }
+
+    #[test]
+    fn tokens_are_lower_cased_alphanumeric_runs() {
+        assert_eq!(
+            split_tokens("Main-Content post_2 \u{212a}elvin"),
+            ["main", "content", "post", "2", "kelvin"]
+        );
+        assert!(split_tokens("").is_empty());
+    }
+
+    #[test]
+    fn facts_flow_down_and_sum_up() {
+        let dom = parse(
+            "<div class='sidebar'><nav><ul><li>one</li><li>two</li></ul></nav></div>\
+             <div id='content' hidden><p>text here</p></div>",
+            Limits::default(),
+        );
+        let doc = build(&dom);
+        let facts = tree_facts(&dom, &doc, true, &params());
+        let li = (0..doc.len())
+            .filter(|&i| dom.tag(doc.nodes[i]) == "li")
+            .collect::<Vec<_>>();
+        assert_eq!(facts.context_bits[li[0]], 3); // inside nav, and itself an li
+        assert_eq!(facts.neg_distance[li[0]], 3); // sidebar div, nav, ul, li
+        assert_eq!(facts.same_sibling_count[li[0]], 1);
+        assert_eq!(facts.paths[2 * li[0]], facts.paths[2 * li[1]]);
+        let p = (0..doc.len())
+            .find(|&i| dom.tag(doc.nodes[i]) == "p")
+            .unwrap();
+        assert!(facts.hidden[p] && facts.pos_distance[p] == 1);
+        assert_eq!(facts.subtree_chars[0], 15.0); // "one" + "two" + "text here"
+        let content = facts
+            .values
+            .iter()
+            .position(|v| v.as_deref() == Some("content"))
+            .unwrap();
+        assert_eq!(
+            facts
+                .id_slot
+                .iter()
+                .filter(|&&s| s == content as i64)
+                .count(),
+            1
+        );
+    }
+}
