@@ -327,3 +327,26 @@ def test_every_format_through_extract(fmt):
             + "</article></body></html>")
     out = thresher.extract(html, "https://example.com/", algorithm="justext", output=fmt, links=True)
     assert "quick brown fox" in out
+
+
+# ------------------------------------------------------------------ text normalisation
+
+INVISIBLE_PAGE = ("<h2>Mit\u00adtel\u00adal\u00adter</h2><p>zero\u200bwidth \u200b space, join\u2060er, "
+                  "\ufeffbom, non\u200cjoiner, joi\u200dner</p><p>\u09dc and \u09df and e\u0301</p>")
+CLEAN_TEXT = ("Mittelalter", "zerowidth space, joiner, bom, nonjoiner, joiner",
+              "\u09a1\u09bc and \u09af\u09bc and \u00e9")  # U+09DC, U+09DF: composition exclusions
+
+
+@pytest.mark.parametrize("output", ["text", "markdown", "html", "json"])
+def test_every_format_drops_invisible_characters_and_normalises_to_nfc(output):
+    out = render(result_for(INVISIBLE_PAGE, title="Mit\u00adtel\u00adal\u00adter"), output)
+    for ch in "\u00ad\u200b\u200c\u200d\u2060\ufeff\u09dc\u09df\u0301":
+        assert ch not in out
+    if output == "json":
+        out = json.loads(out)["text"] + json.loads(out)["title"]
+    for expected in CLEAN_TEXT:
+        assert expected in out
+
+
+def test_a_block_of_invisible_characters_alone_leaves_no_empty_paragraph():
+    assert render(result_for("<p>one</p><p>\u200b\u00ad</p><p>two</p>"), "text") == "one\n\ntwo"

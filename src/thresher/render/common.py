@@ -19,6 +19,7 @@ whitelist of tags and attributes the HTML renderer may emit
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import NamedTuple, Sequence
 from urllib.parse import urljoin
 
@@ -79,6 +80,21 @@ def safe_url(href: str | None, base: str | None = None) -> str:
         if match and match.group(1).lower() not in ALLOWED_SCHEMES:
             return ""
     return href
+
+
+# -- text normalisation, shared by every output format
+
+# Characters that are no visible text: the soft hyphen (a hyphenation hint), zero-width
+# space, non-joiner and joiner, word joiner and the zero-width no-break space (a BOM
+# inside text). Between two spaces one of the spaces goes with them.
+_INVISIBLE = re.compile(" ?[\u00ad\u200b\u200c\u200d\u2060\ufeff]+(?= )|[\u00ad\u200b\u200c\u200d\u2060\ufeff]+")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without invisible characters (soft hyphens, zero-width characters), in NFC."""
+    if _INVISIBLE.search(text) is not None:
+        text = _INVISIBLE.sub("", text)
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
 # -- layout: nearest ancestors, one column pass each
@@ -214,6 +230,7 @@ def runs(doc: Document, lay: Layout, block: Block) -> list[Run]:
     out: list[Run] = []
     tags = doc.elements.tags
     for text, element in block.spans:
+        text = clean_text(text)
         if tags[element] == "br":
             out.append(Run("\n", (), "", br=True))
             continue

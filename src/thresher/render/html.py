@@ -23,7 +23,7 @@ from html import escape
 from typing import Sequence
 
 from ..blocks import Block, Document
-from .common import (ALLOWED_ATTRIBUTES, ALLOWED_TAGS, Layout, above, code_run_end, code_text, heading_level,
+from .common import (ALLOWED_ATTRIBUTES, ALLOWED_TAGS, Layout, above, clean_text, code_run_end, code_text, heading_level,
                      is_cell, is_code, layout, list_chain, runs, safe_url, split_space)
 
 _LANG = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
@@ -280,7 +280,7 @@ def render(result, *, links: bool = True, **_options) -> str:
     doc = result.document
     lang = result.language if result.language and _LANG.match(result.language) else ""
     html_open = f'<html lang="{lang}">' if lang else "<html>"
-    title = escape(result.title or "", quote=False)
-    body = article(doc, result.kept, links)
+    title = escape(clean_text(result.title or ""), quote=False)
+    body = clean_text(article(doc, result.kept, links))
     return (f'<!DOCTYPE html>\n{html_open}<head><meta charset="utf-8"><title>{title}</title></head>'
             f"<body><article>\n{body}\n</article></body></html>\n")

@@ -21,7 +21,7 @@ import unicodedata
 from typing import NamedTuple, Sequence
 
 from ..blocks import Block, Document
-from .common import (BOLD, CODE, ITALIC, Layout, code_run_end, code_text, heading_level, is_cell, is_code,
+from .common import (BOLD, CODE, ITALIC, Layout, clean_text, code_run_end, code_text, heading_level, is_cell, is_code,
                      layout, list_chain, quote_depth, runs, safe_url, split_space)
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
@@ -270,4 +270,4 @@ def render(result, *, links: bool = False, **_options) -> str:
     kept = result.kept
     if not kept:
         return ""
-    return join(_chunks(result.document, kept, links))
+    return clean_text(join(_chunks(result.document, kept, links)))

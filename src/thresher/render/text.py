@@ -8,7 +8,7 @@ benchmarks' hot path: a page without ``pre`` is nothing but a join.
 """
 from __future__ import annotations
 
-from .common import code_run_end, code_text, nearest
+from .common import clean_text, code_run_end, code_text, nearest
 
 _PRE = frozenset({"pre"})
 
@@ -17,12 +17,12 @@ def render(result, **_options) -> str:
     kept = result.kept
     doc = result.document
     if "pre" not in doc.elements.tags:
-        return "\n\n".join(block.text for block in kept)
+        return "\n\n".join(filter(None, (clean_text(block.text) for block in kept)))
     pre = nearest(doc, _PRE)
     paragraphs: list[str] = []
     i = 0
     while i < len(kept):
         end = code_run_end(pre, kept, i) if pre[kept[i].element] >= 0 else i + 1
-        paragraphs.append(code_text(kept[i:end]))
+        paragraphs.append(clean_text(code_text(kept[i:end])))
         i = end
-    return "\n\n".join(paragraphs)
+    return "\n\n".join(filter(None, paragraphs))
