@@ -65,7 +65,7 @@ def md(body: str, **options) -> str:
 
 
 def test_markdown_headings():
-    assert md("<h1>One</h1><h3>Three</h3><h6>Six</h6>") == "# One\n\n### Three\n\n###### Six"
+    assert md("<h1>One</h1><h3>Three</h3><h6>Six</h6><p>Text.</p>") == "# One\n\n### Three\n\n###### Six\n\nText."
 
 
 def test_markdown_inline_styles():
@@ -117,8 +117,8 @@ def test_markdown_links_only_on_request():
 
 
 def test_markdown_unsafe_links_lose_their_url():
-    body = '<p><a href="javascript:alert(1)">click</a> <a href="data:text/html,x">data</a></p>'
-    assert md(body, links=True) == "click data"
+    body = '<p><a href="javascript:alert(1)">click</a> <a href="data:text/html,x">data</a> here</p>'
+    assert md(body, links=True) == "click data here"
 
 
 # (href as written in the page, destination the markdown link must have)
@@ -175,6 +175,10 @@ class TagCollector(HTMLParser):
 
 def html_out(body: str, **options) -> str:
     return render(result_for(body), "html", **options)
+
+
+def html_out_of(result: Result, **options) -> str:
+    return render(result, "html", **options)
 
 
 def article_of(out: str) -> str:
@@ -262,9 +266,9 @@ def test_html_code_lines_in_a_list_item_are_one_pre():
 
 
 def test_html_links_option():
-    body = '<p><a href="page2.html">next</a></p>'
-    assert article_of(html_out(body)) == '<p><a href="https://example.com/news/page2.html">next</a></p>'
-    assert article_of(html_out(body, links=False)) == "<p>next</p>"
+    body = '<p><a href="page2.html">next</a> page</p>'
+    assert article_of(html_out(body)) == '<p><a href="https://example.com/news/page2.html">next</a> page</p>'
+    assert article_of(html_out(body, links=False)) == "<p>next page</p>"
 
 
 def test_html_line_breaks():
@@ -272,8 +276,8 @@ def test_html_line_breaks():
 
 
 def test_html_attribute_values_are_escaped():
-    out = article_of(html_out('<p><a href="/a?x=1&amp;y=&quot;2&quot;">q</a></p>'))
-    assert out == '<p><a href="https://example.com/a?x=1&amp;y=&quot;2&quot;">q</a></p>'
+    out = article_of(html_out('<p><a href="/a?x=1&amp;y=&quot;2&quot;">q</a> text</p>'))
+    assert out == '<p><a href="https://example.com/a?x=1&amp;y=&quot;2&quot;">q</a> text</p>'
 
 
 @pytest.mark.parametrize("href, expected", [
@@ -350,3 +354,105 @@ def test_every_format_drops_invisible_characters_and_normalises_to_nfc(output):
 
 def test_a_block_of_invisible_characters_alone_leaves_no_empty_paragraph():
     assert render(result_for("<p>one</p><p>\u200b\u00ad</p><p>two</p>"), "text") == "one\n\ntwo"
+
+
+# ------------------------------------------------------------------ whole tables
+
+SPEC_TABLE = ("<p>The phone has a fine screen and a long battery life, reviewers say.</p>"
+              "<table><tr><th>Weight</th><td>180 g</td></tr><tr><th>Screen</th><td>6.1 in</td></tr>"
+              "<tr><th>Battery</th><td>4000 mAh</td></tr></table>")
+DATA_TABLE = ("<p>Results of the season, club by club, as published.</p>"
+              "<table><tr><th>Club</th><th>Won</th><th>Lost</th></tr><tr><td>Reds</td><td>10</td><td></td></tr>"
+              "<tr><td>Blues</td><td>8</td><td>4</td></tr></table>")
+
+
+def some_cells(body: str, dropped: set[int]) -> Result:
+    """``body`` with every block kept but those in ``dropped`` (cells an algorithm left out)."""
+    n = len(build_document(f"<html><body>{body}</body></html>").blocks)
+    return result_for(body, labels=[i not in dropped for i in range(n)])
+
+
+def test_text_keeps_a_table_whole_one_row_per_line():
+    assert render(some_cells(SPEC_TABLE, {1, 4, 5}), "text").split("\n\n")[1] == \
+        "Weight | 180 g\nScreen | 6.1 in\nBattery | 4000 mAh"
+    assert render(some_cells(DATA_TABLE, {4, 6}), "text").split("\n\n")[1] == \
+        "Club | Won | Lost\nReds | 10 | \nBlues | 8 | 4"
+
+
+def test_markdown_keeps_a_table_whole_with_a_header_row():
+    assert render(some_cells(SPEC_TABLE, {2, 3}), "markdown").split("\n\n")[1] == \
+        "| Weight | 180 g |\n|---|---|\n| Screen | 6.1 in |\n| Battery | 4000 mAh |"
+    assert render(some_cells(DATA_TABLE, {1, 2, 3}), "markdown").split("\n\n")[1] == \
+        "| Club | Won | Lost |\n|---|---|---|\n| Reds | 10 |  |\n| Blues | 8 | 4 |"
+
+
+def test_html_keeps_a_table_whole_with_its_empty_cells():
+    out = article_of(html_out_of(some_cells(DATA_TABLE, {5, 6, 7})))
+    assert ("<table><tbody><tr><th>Club</th><th>Won</th><th>Lost</th></tr><tr><td>Reds</td><td>10</td><td></td></tr>"
+            "<tr><td>Blues</td><td>8</td><td>4</td></tr></tbody></table>") in out
+
+
+def test_a_layout_table_is_not_completed():
+    body = ("<table><tr><td><a href='/'>Home</a> <a href='/n'>News</a> <a href='/s'>Sport</a></td>"
+            "<td>" + "A long article paragraph that fills the layout cell. " * 12 + "</td></tr></table>")
+    assert "Home" not in render(some_cells(body, {0}), "text")
+
+
+def test_a_table_with_nothing_kept_stays_out():
+    assert render(some_cells(SPEC_TABLE, {1, 2, 3, 4, 5, 6}), "text") == \
+        "The phone has a fine screen and a long battery life, reviewers say."
+
+
+# ------------------------------------------------------------------ headings
+
+WIKI = ('<h2><span class="mw-headline">History</span><span class="mw-editsection">'
+        '<span class="mw-editsection-bracket">[</span><a href="/edit">edit</a>'
+        '<span class="mw-editsection-bracket">]</span></span></h2><p>It began long ago.</p>'
+        '<h3>Early years [<a href="/e2">edit</a> | <a href="/e3">edit source</a>]</h3><p>Then more.</p>')
+
+
+@pytest.mark.parametrize("output", ["text", "markdown", "html"])
+def test_section_edit_links_leave_headings(output):
+    out = render(result_for(WIKI), output)
+    assert "edit" not in out.replace("<article>", "") and "[" not in out and "History" in out
+    assert "Early years" in out
+
+
+def test_section_edit_links_leave_headings_without_attributes():
+    doc = build_document(f"<html><body>{WIKI}</body></html>", URL, attributes=False)
+    result = Result(doc, Classification.from_labels([True] * len(doc.blocks), ["r"] * len(doc.blocks),
+                                                    [0.0] * len(doc.blocks)), "test", "en", Metadata())
+    assert render(result, "text") == "History\n\nIt began long ago.\n\nEarly years\n\nThen more."
+
+
+def test_empty_headings_are_not_written():
+    body = "<h2>\u200b</h2><p>Text.</p><h3><a href='/x'>[edit]</a></h3><p>More.</p>"
+    assert md(body) == "Text.\n\nMore."
+    assert "<h2>" not in html_out(body) and "<h3>" not in html_out(body)
+
+
+def test_a_heading_that_ends_the_page_is_a_paragraph():
+    body = "<h2>Story</h2><p>The story.</p><h2>Read this next</h2>"
+    assert md(body) == "## Story\n\nThe story.\n\nRead this next"
+    assert article_of(html_out(body)).endswith("<p>Read this next</p>")
+
+
+# ------------------------------------------------------------------ the empty result
+
+def test_a_page_of_navigation_only_renders_nothing():
+    nav = "<ul><li><a href='/'>Home</a></li></ul>"
+    for output in ("text", "markdown"):
+        assert render(result_for(nav), output) == ""
+    assert "<p>" not in html_out(nav) and "Home" not in article_of(html_out(nav))
+    menu = "<p><a href='/'>Home</a> | <a href='/a'>About us</a> | <a href='/c'>Contact</a></p>"
+    assert render(result_for(menu), "text") == ""
+
+
+def test_a_tiny_page_keeps_its_short_text():
+    assert render(result_for("<p>Closed today.</p>"), "text") == "Closed today."
+    assert render(result_for("<p><a href='/'>Home</a></p><p>Back soon.</p>"), "text") == "Home\n\nBack soon."
+
+
+def test_many_links_are_not_navigation_only():
+    links = " ".join(f"<a href='/{i}'>Chapter {i} of the book</a>" for i in range(10))
+    assert "Chapter 9" in render(result_for(f"<p>{links}</p>"), "text")

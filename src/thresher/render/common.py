@@ -182,6 +182,36 @@ def list_chain(doc: Document, lay: Layout, li: int) -> list[int]:
     return chain
 
 
+def subtree_end(doc: Document, element: int) -> int:
+    """The index after the last element of ``element``'s subtree (elements are in pre-order)."""
+    depths = doc.elements.depths
+    end = element + 1
+    while end < len(depths) and depths[end] > depths[element]:
+        end += 1
+    return end
+
+
+def table_rows(doc: Document, table: Sequence[int], row: Sequence[int], element: int) -> list[list[int]]:
+    """The cells (``td``/``th`` elements) of table ``element``, row by row, empty cells included;
+    cells of tables nested inside are not its cells. ``table``/``row``: each element's nearest
+    ``table``/``tr`` (:func:`nearest`)."""
+    tags = doc.elements.tags
+    rows: dict[int, list[int]] = {}
+    for i in range(element + 1, subtree_end(doc, element)):
+        if table[i] != element:
+            continue
+        if tags[i] == "tr":
+            rows.setdefault(i, [])
+        elif tags[i] in ("td", "th") and row[i] >= 0 and table[row[i]] == element:
+            rows.setdefault(row[i], []).append(i)
+    return [cells for cells in rows.values() if cells]
+
+
+def cell_blocks(doc: Document, cell: int) -> Sequence[Block]:
+    """The blocks inside a cell element."""
+    return doc.blocks[doc.elements.first_blocks[cell]:doc.elements.end_blocks[cell]]
+
+
 def quote_depth(doc: Document, lay: Layout, element: int) -> int:
     depth, current = 0, lay.quote[element]
     while current >= 0:

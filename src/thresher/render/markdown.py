@@ -21,8 +21,9 @@ import unicodedata
 from typing import NamedTuple, Sequence
 
 from ..blocks import Block, Document
-from .common import (BOLD, CODE, ITALIC, Layout, clean_text, code_run_end, code_text, heading_level, is_cell, is_code,
-                     layout, list_chain, quote_depth, runs, safe_url, split_space)
+from .common import (BOLD, CODE, ITALIC, Layout, cell_blocks, clean_text, code_run_end, code_text, heading_level,
+                     is_cell, is_code, layout, list_chain, quote_depth, runs, safe_url, split_space, table_rows)
+from .selection import select
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
 _LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
@@ -205,6 +206,22 @@ def _cell_text(doc: Document, lay: Layout, block: Block, links: bool) -> str:
     return " ".join(inline(doc, lay, block, links).split()).replace("|", "\\|")
 
 
+def whole_table(doc: Document, lay: Layout, element: int, links: bool) -> str:
+    """Every row and cell of table ``element`` as a markdown table (the first row the header)."""
+    rows = [[" ".join(_cell_text(doc, lay, block, links) for block in cell_blocks(doc, cell)).strip()
+             for cell in cells] for cells in table_rows(doc, lay.table, lay.row, element)]
+    rows = [row for row in rows if any(row)]
+    return pipe_table(rows) if rows else ""
+
+
+def pipe_table(rows: Sequence[list[str]]) -> str:
+    """Rows of cell texts (escaped) as a markdown table, short rows padded."""
+    width = max(len(row) for row in rows)
+    lines = ["| " + " | ".join(row + [""] * (width - len(row))) + " |" for row in rows]
+    lines.insert(1, "|" + "|".join(["---"] * width) + "|")
+    return "\n".join(lines)
+
+
 def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> str:
     """Consecutive cell blocks of one table as a markdown table."""
     rows: list[list[str]] = []
@@ -221,19 +238,24 @@ def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> st
         else:
             rows[-1].append(text)
         current_cell = block.element
-    width = max(len(row) for row in rows)
-    lines = ["| " + " | ".join(row + [""] * (width - len(row))) + " |" for row in rows]
-    lines.insert(1, "|" + "|".join(["---"] * width) + "|")
-    return "\n".join(lines)
+    return pipe_table(rows)
 
 
-def _chunks(doc: Document, kept: Sequence[Block], links: bool) -> list[Chunk]:
+def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset[int] = frozenset()) -> list[Chunk]:
     lay = layout(doc)
     item_seen: set[int] = set()
     out: list[Chunk] = []
     i = 0
     while i < len(kept):
         block = kept[i]
+        whole = lay.table[block.element]
+        if whole in tables:
+            depth = quote_depth(doc, lay, block.element)
+            out.append(Chunk(_quote(whole_table(doc, lay, whole, links), depth)))
+            end = doc.elements.end_blocks[whole]
+            while i < len(kept) and kept[i].index < end:
+                i += 1
+            continue
         if is_cell(block):
             j = i + 1
             while j < len(kept) and is_cell(kept[j]) and lay.table[kept[j].element] == lay.table[block.element]:
@@ -266,8 +288,9 @@ def join(chunks: Sequence[Chunk]) -> str:
 
 
 def render(result, *, links: bool = False, **_options) -> str:
-    """Markdown of ``result.kept``; ``links=True`` writes links as ``[text](url)``."""
-    kept = result.kept
-    if not kept:
+    """Markdown of the selected blocks (:func:`~thresher.render.selection.select`);
+    ``links=True`` writes links as ``[text](url)``."""
+    selection = select(result)
+    if not selection.blocks:
         return ""
-    return clean_text(join(_chunks(result.document, kept, links)))
+    return clean_text(join(_chunks(result.document, selection.blocks, links, selection.tables)))
