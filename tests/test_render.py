@@ -456,3 +456,15 @@ def test_a_tiny_page_keeps_its_short_text():
 def test_many_links_are_not_navigation_only():
     links = " ".join(f"<a href='/{i}'>Chapter {i} of the book</a>" for i in range(10))
     assert "Chapter 9" in render(result_for(f"<p>{links}</p>"), "text")
+
+
+CAPTIONED = ("<p>Symptoms and their causes, as seen in production systems.</p><table><caption>Table 1. Causes</caption>"
+             "<tr><th>Symptom</th><th>Cause</th></tr><tr><td>Slow</td><td>CPU</td></tr></table>")
+
+
+def test_a_whole_table_keeps_its_caption():
+    result = some_cells(CAPTIONED, {1, 2})
+    assert render(result, "text").split("\n\n")[1] == "Table 1. Causes\nSymptom | Cause\nSlow | CPU"
+    assert render(result, "markdown").split("\n\n")[1:] == [
+        "Table 1. Causes", "| Symptom | Cause |\n|---|---|\n| Slow | CPU |"]
+    assert "<table><caption>Table 1. Causes</caption><tbody><tr><th>Symptom</th>" in html_out_of(result)

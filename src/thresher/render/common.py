@@ -30,7 +30,7 @@ from ..blocks import Block, Document, HEADING_TAGS
 # Tags the HTML renderer may write; everything else is flattened to its text.
 ALLOWED_TAGS = frozenset(
     "article p h1 h2 h3 h4 h5 h6 ul ol li table thead tbody tr td th pre code blockquote "
-    "a b strong i em br figure figcaption".split())
+    "a b strong i em br figure figcaption caption".split())
 
 # Attributes kept per allowed tag (copied from the source element when safe).
 ALLOWED_ATTRIBUTES: dict[str, frozenset[str]] = {
@@ -207,8 +207,19 @@ def table_rows(doc: Document, table: Sequence[int], row: Sequence[int], element:
     return [cells for cells in rows.values() if cells]
 
 
+def table_caption(doc: Document, table: Sequence[int], element: int) -> int:
+    """The ``caption`` element of table ``element`` (-1: none)."""
+    tags = doc.elements.tags
+    for i in range(element + 1, subtree_end(doc, element)):
+        if tags[i] == "caption" and table[i] == element:
+            return i
+    return -1
+
+
 def cell_blocks(doc: Document, cell: int) -> Sequence[Block]:
-    """The blocks inside a cell element."""
+    """The blocks inside a cell (or caption) element; none for -1."""
+    if cell < 0:
+        return ()
     return doc.blocks[doc.elements.first_blocks[cell]:doc.elements.end_blocks[cell]]
 
 

@@ -24,7 +24,8 @@ from typing import Sequence
 
 from ..blocks import Block, Document
 from .common import (ALLOWED_ATTRIBUTES, ALLOWED_TAGS, Layout, above, cell_blocks, clean_text, code_run_end, code_text,
-                     heading_level, is_cell, is_code, layout, list_chain, runs, safe_url, split_space, table_rows)
+                     heading_level, is_cell, is_code, layout, list_chain, runs, safe_url, split_space, table_caption,
+                     table_rows)
 from .selection import select
 
 _LANG = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
@@ -156,10 +157,12 @@ def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> st
 
 
 def whole_table(doc: Document, lay: Layout, table_element: int, links: bool) -> str:
-    """Every row and cell of table ``table_element``, empty cells included."""
+    """Every row and cell of table ``table_element``, empty cells included, and its caption."""
     rows = [[(cell, [inline(doc, lay, block, links) for block in cell_blocks(doc, cell)]) for cell in cells]
             for cells in table_rows(doc, lay.table, lay.row, table_element)]
-    return element("table", element("tbody", "".join(
+    caption = "<br>".join(inline(doc, lay, block, links)
+                          for block in cell_blocks(doc, table_caption(doc, lay.table, table_element)))
+    return element("table", (element("caption", caption) if caption else "") + element("tbody", "".join(
         element("tr", "".join(_cell(doc, cell, bodies) for cell, bodies in row)) for row in rows)))
 
 

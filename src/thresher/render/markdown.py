@@ -22,7 +22,8 @@ from typing import NamedTuple, Sequence
 
 from ..blocks import Block, Document
 from .common import (BOLD, CODE, ITALIC, Layout, cell_blocks, clean_text, code_run_end, code_text, heading_level,
-                     is_cell, is_code, layout, list_chain, quote_depth, runs, safe_url, split_space, table_rows)
+                     is_cell, is_code, layout, list_chain, quote_depth, runs, safe_url, split_space, table_caption,
+                     table_rows)
 from .selection import select
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
@@ -207,11 +208,14 @@ def _cell_text(doc: Document, lay: Layout, block: Block, links: bool) -> str:
 
 
 def whole_table(doc: Document, lay: Layout, element: int, links: bool) -> str:
-    """Every row and cell of table ``element`` as a markdown table (the first row the header)."""
+    """Every row and cell of table ``element`` as a markdown table (the first row the header),
+    after its caption."""
     rows = [[" ".join(_cell_text(doc, lay, block, links) for block in cell_blocks(doc, cell)).strip()
              for cell in cells] for cells in table_rows(doc, lay.table, lay.row, element)]
     rows = [row for row in rows if any(row)]
-    return pipe_table(rows) if rows else ""
+    caption_blocks = cell_blocks(doc, table_caption(doc, lay.table, element))
+    caption = " ".join(inline(doc, lay, block, links) for block in caption_blocks)
+    return "\n\n".join(filter(None, (caption.strip(), pipe_table(rows) if rows else "")))
 
 
 def pipe_table(rows: Sequence[list[str]]) -> str:

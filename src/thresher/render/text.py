@@ -5,7 +5,7 @@ list items and table cells are blocks of their own, so each sits on its own
 line; ``pre`` blocks keep their line breaks (the document model keeps them),
 and consecutive blocks of one ``pre`` (a highlighter's one element per line of
 code) are one paragraph, a line each. A table written whole is one paragraph:
-a line per row, its cells separated by `` | ``. This is the benchmarks' hot
+its caption, then a line per row, its cells separated by `` | ``. This is the benchmarks' hot
 path: a page without ``pre`` or whole tables is nothing but a join.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..blocks import Block, Document
-from .common import cell_blocks, clean_text, code_run_end, code_text, nearest, table_rows
+from .common import cell_blocks, clean_text, code_run_end, code_text, nearest, table_caption, table_rows
 from .selection import select
 
 _PRE = frozenset({"pre"})
@@ -50,7 +50,8 @@ def render(result, **_options) -> str:
 def table_text(doc: Document, table: Sequence[int], row: Sequence[int], element: int) -> str:
     """Every row of a table on a line of its own, cells separated by :data:`CELL_SEPARATOR`
     (``table``/``row``: each element's nearest ``table``/``tr``)."""
-    lines = []
+    caption = _cell_text(cell_blocks(doc, table_caption(doc, table, element)))
+    lines = [caption] if caption else []
     for cells in table_rows(doc, table, row, element):
         texts = [_cell_text(cell_blocks(doc, cell)) for cell in cells]
         if any(texts):
