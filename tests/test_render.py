@@ -61,7 +61,8 @@ def test_empty_result_renders_empty_text_and_markdown():
 # ------------------------------------------------------------------ markdown
 
 def md(body: str, **options) -> str:
-    return render(result_for(body), "markdown", **options)
+    """Markdown of ``body``, without the title heading unless ``title=True``."""
+    return render(result_for(body), "markdown", **{"title": False, **options})
 
 
 def test_markdown_headings():
@@ -103,7 +104,7 @@ def test_markdown_one_fence_per_pre_whose_lines_are_elements():
 
 def test_markdown_code_lines_around_a_dropped_line_stay_in_one_fence():
     result = result_for("<pre><div>a = 1</div><div>b = 2</div><div>c = 3</div></pre>", labels=[True, False, True])
-    assert render(result, "markdown") == "```\na = 1\nc = 3\n```"
+    assert render(result, "markdown", title=False) == "```\na = 1\nc = 3\n```"
 
 
 def test_markdown_blockquote():
@@ -144,7 +145,7 @@ def test_markdown_link_destinations_are_percent_encoded(href, destination):
 
 def test_markdown_link_of_control_characters_only_is_no_link():
     result = result_for('<p>A <a href="&#1;&#2;&#10;">link</a> here.</p>', url=None)
-    assert render(result, "markdown", links=True) == "A link here."
+    assert render(result, "markdown", links=True, title=False) == "A link here."
 
 
 def test_markdown_escapes_markup_characters():
@@ -174,11 +175,12 @@ class TagCollector(HTMLParser):
 
 
 def html_out(body: str, **options) -> str:
-    return render(result_for(body), "html", **options)
+    """HTML of ``body``, without the title heading unless ``title=True``."""
+    return render(result_for(body), "html", **{"title": False, **options})
 
 
 def html_out_of(result: Result, **options) -> str:
-    return render(result, "html", **options)
+    return render(result, "html", **{"title": False, **options})
 
 
 def article_of(out: str) -> str:
@@ -190,7 +192,7 @@ def test_html_is_a_full_document():
     assert out.startswith("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
     assert "<title>Tom &amp; Jerry &lt;3</title>" in out
     assert out.rstrip().endswith("</article></body></html>")
-    assert article_of(out) == "<p>Hi</p>"
+    assert article_of(out) == "<h1>Tom &amp; Jerry &lt;3</h1>\n<p>Hi</p>"
 
 
 HOSTILE = """
@@ -230,7 +232,7 @@ def test_html_uses_only_whitelisted_tags_and_attributes():
 
 def test_html_text_is_escaped():
     result = result_for("<p>5 &lt; 6 &amp; \"quotes\" &gt; 4</p>")
-    assert article_of(render(result, "html")) == "<p>5 &lt; 6 &amp; \"quotes\" &gt; 4</p>"
+    assert article_of(render(result, "html", title=False)) == "<p>5 &lt; 6 &amp; \"quotes\" &gt; 4</p>"
 
 
 def test_html_groups_list_items_and_nests_lists():
@@ -380,9 +382,9 @@ def test_text_keeps_a_table_whole_one_row_per_line():
 
 
 def test_markdown_keeps_a_table_whole_with_a_header_row():
-    assert render(some_cells(SPEC_TABLE, {2, 3}), "markdown").split("\n\n")[1] == \
+    assert render(some_cells(SPEC_TABLE, {2, 3}), "markdown", title=False).split("\n\n")[1] == \
         "| Weight | 180 g |\n|---|---|\n| Screen | 6.1 in |\n| Battery | 4000 mAh |"
-    assert render(some_cells(DATA_TABLE, {1, 2, 3}), "markdown").split("\n\n")[1] == \
+    assert render(some_cells(DATA_TABLE, {1, 2, 3}), "markdown", title=False).split("\n\n")[1] == \
         "| Club | Won | Lost |\n|---|---|---|\n| Reds | 10 |  |\n| Blues | 8 | 4 |"
 
 
@@ -465,6 +467,27 @@ CAPTIONED = ("<p>Symptoms and their causes, as seen in production systems.</p><t
 def test_a_whole_table_keeps_its_caption():
     result = some_cells(CAPTIONED, {1, 2})
     assert render(result, "text").split("\n\n")[1] == "Table 1. Causes\nSymptom | Cause\nSlow | CPU"
-    assert render(result, "markdown").split("\n\n")[1:] == [
+    assert render(result, "markdown", title=False).split("\n\n")[1:] == [
         "Table 1. Causes", "| Symptom | Cause |\n|---|---|\n| Slow | CPU |"]
     assert "<table><caption>Table 1. Causes</caption><tbody><tr><th>Symptom</th>" in html_out_of(result)
+
+
+# ------------------------------------------------------------------ the title heading
+
+def test_markdown_and_html_open_with_the_title_once():
+    result = result_for("<p>The story so far.</p>", title="Big *news* today")
+    assert render(result, "markdown") == "# Big \\*news\\* today\n\nThe story so far."
+    assert article_of(render(result, "html")) == "<h1>Big *news* today</h1>\n<p>The story so far.</p>"
+    assert render(result, "text") == "The story so far."
+    assert render(result, "markdown", title=False) == "The story so far."
+
+
+def test_the_title_is_not_repeated_when_the_first_heading_says_it():
+    result = result_for("<h1>Big news today</h1><p>The story so far.</p>", title="Big News Today | The Daily")
+    assert render(result, "markdown") == "# Big news today\n\nThe story so far."
+    assert article_of(render(result, "html")).count("<h1>") == 1
+
+
+def test_an_empty_result_gets_no_title():
+    assert render(result_for("<p>x</p>", labels=[False], title="T"), "markdown") == ""
+    assert "<h1>" not in render(result_for("<p>x</p>", labels=[False], title="T"), "html")

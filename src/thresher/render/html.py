@@ -26,7 +26,7 @@ from ..blocks import Block, Document
 from .common import (ALLOWED_ATTRIBUTES, ALLOWED_TAGS, Layout, above, cell_blocks, clean_text, code_run_end, code_text,
                      heading_level, is_cell, is_code, layout, list_chain, runs, safe_url, split_space, table_caption,
                      table_rows)
-from .selection import select
+from .selection import select, title_heading_needed
 
 _LANG = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
 _MAX_SPAN = 1000
@@ -296,14 +296,18 @@ def article(doc: Document, blocks: Sequence[Block], links: bool = True,
     return "\n".join(out)
 
 
-def render(result, *, links: bool = True, **_options) -> str:
+def render(result, *, links: bool = True, title: bool = True, **_options) -> str:
     """A complete HTML document holding the selected blocks (:func:`~thresher.render.selection.select`);
-    ``links=False`` drops ``<a>``."""
+    ``links=False`` drops ``<a>``; ``title=True`` opens the article with the page title as
+    ``<h1>`` unless the first block already is that heading."""
     doc = result.document
     lang = result.language if result.language and _LANG.match(result.language) else ""
     html_open = f'<html lang="{lang}">' if lang else "<html>"
-    title = escape(clean_text(result.title or ""), quote=False)
+    head_title = escape(clean_text(result.title or ""), quote=False)
     selection = select(result)
-    body = clean_text(article(doc, selection.blocks, links, selection.tables))
-    return (f'<!DOCTYPE html>\n{html_open}<head><meta charset="utf-8"><title>{title}</title></head>'
+    body = article(doc, selection.blocks, links, selection.tables)
+    if title and title_heading_needed(result.title or "", selection.blocks):
+        body = element("h1", escape(" ".join(result.title.split()), quote=False)) + "\n" + body
+    body = clean_text(body)
+    return (f'<!DOCTYPE html>\n{html_open}<head><meta charset="utf-8"><title>{head_title}</title></head>'
             f"<body><article>\n{body}\n</article></body></html>\n")

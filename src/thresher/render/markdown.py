@@ -24,7 +24,7 @@ from ..blocks import Block, Document
 from .common import (BOLD, CODE, ITALIC, Layout, cell_blocks, clean_text, code_run_end, code_text, heading_level,
                      is_cell, is_code, layout, list_chain, quote_depth, runs, safe_url, split_space, table_caption,
                      table_rows)
-from .selection import select
+from .selection import select, title_heading_needed
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
 _LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
@@ -291,10 +291,14 @@ def join(chunks: Sequence[Chunk]) -> str:
     return "".join(parts)
 
 
-def render(result, *, links: bool = False, **_options) -> str:
+def render(result, *, links: bool = False, title: bool = True, **_options) -> str:
     """Markdown of the selected blocks (:func:`~thresher.render.selection.select`);
-    ``links=True`` writes links as ``[text](url)``."""
+    ``links=True`` writes links as ``[text](url)``; ``title=True`` opens with the page
+    title as a ``#`` heading unless the first block already is that heading."""
     selection = select(result)
     if not selection.blocks:
         return ""
-    return clean_text(join(_chunks(result.document, selection.blocks, links, selection.tables)))
+    chunks = _chunks(result.document, selection.blocks, links, selection.tables)
+    if title and title_heading_needed(result.title or "", selection.blocks):
+        chunks.insert(0, Chunk("# " + escape_inline(" ".join(result.title.split()))))
+    return clean_text(join(chunks))

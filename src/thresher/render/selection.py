@@ -9,6 +9,8 @@ of its own, which this module corrects for every output format:
   headings, headings left empty are not written, and a heading that is the
   last block (a dangling pull quote or a "Related" title) is written as a
   plain paragraph;
+* **the title**: :func:`title_heading_needed` says whether the structured
+  formats open with the page title as a heading;
 * **the empty result**: a page whose kept text is navigation only
   (:func:`navigation_only`) has no main content, so nothing is written.
 """
@@ -153,6 +155,26 @@ def _merge_brackets(spans: list[tuple[str, int]]) -> list[tuple[str, int]]:
             out[i][0] = out[i][0][:tail.start()]
             out[i + 1][0] = tail.group(0) + out[i + 1][0].lstrip()
     return [(text, element) for text, element in out]
+
+
+def title_heading_needed(title: str, blocks: Sequence[Block]) -> bool:
+    """Whether the page title should open the output as a heading: there is a title and
+    something to write, and the first block is not a heading that already says it."""
+    key = _title_key(title)
+    if not key or not blocks:
+        return False
+    return not (blocks[0].is_heading and same_title(key, _title_key(blocks[0].text)))
+
+
+def same_title(title_key: str, heading_key: str) -> bool:
+    """A heading that says the title: the same words, or most of them (titles add the site's
+    name: "Story - Site")."""
+    shorter, longer = sorted((title_key, heading_key), key=len)
+    return bool(shorter) and shorter in longer and 2 * len(shorter) >= len(longer)
+
+
+def _title_key(text: str) -> str:
+    return " ".join(clean_text(text).casefold().split())
 
 
 def is_empty_heading(block: Block) -> bool:
