@@ -491,3 +491,28 @@ def test_the_title_is_not_repeated_when_the_first_heading_says_it():
 def test_an_empty_result_gets_no_title():
     assert render(result_for("<p>x</p>", labels=[False], title="T"), "markdown") == ""
     assert "<h1>" not in render(result_for("<p>x</p>", labels=[False], title="T"), "html")
+
+
+# ------------------------------------------------------------------ images
+
+IMAGES = ('<header><img src="/logo.png" alt="Logo"><a href="/">Home</a></header>'
+          '<p>The bridge opened <img src="img/bridge.jpg" alt="The [new] bridge"> on Monday.</p>'
+          '<figure><img src="https://cdn.example/crowd.jpg" alt="Crowds"><figcaption>Crowds came.</figcaption></figure>'
+          '<div><img src="javascript:alert(1)" alt="bad"></div><p>Traffic eased by noon.</p>'
+          '<footer><img src="/ad.gif" alt="Ad"><p>Advertise</p></footer>')
+IMAGE_LABELS = [False, True, True, True, False]
+
+
+def test_markdown_writes_the_images_among_kept_blocks_with_absolute_urls():
+    out = render(result_for(IMAGES, labels=IMAGE_LABELS), "markdown", images=True, title=False)
+    assert out == ("The bridge opened on Monday.\n\n![The \\[new\\] bridge](https://example.com/news/img/bridge.jpg)"
+                   "\n\n![Crowds](https://cdn.example/crowd.jpg)\n\nCrowds came.\n\nTraffic eased by noon.")
+    assert "![" not in render(result_for(IMAGES, labels=IMAGE_LABELS), "markdown")
+
+
+def test_html_writes_the_images_among_kept_blocks():
+    out = article_of(html_out_of(result_for(IMAGES, labels=IMAGE_LABELS), images=True))
+    assert '<figure><img src="https://example.com/news/img/bridge.jpg" alt="The [new] bridge"></figure>' in out
+    assert out.index('alt="Crowds"') < out.index("Crowds came.")
+    assert "logo" not in out and "ad.gif" not in out and "javascript" not in out
+    assert "<img" not in article_of(html_out_of(result_for(IMAGES, labels=IMAGE_LABELS)))

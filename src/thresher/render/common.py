@@ -30,11 +30,12 @@ from ..blocks import Block, Document, HEADING_TAGS
 # Tags the HTML renderer may write; everything else is flattened to its text.
 ALLOWED_TAGS = frozenset(
     "article p h1 h2 h3 h4 h5 h6 ul ol li table thead tbody tr td th pre code blockquote "
-    "a b strong i em br figure figcaption caption".split())
+    "a b strong i em br figure figcaption caption img".split())
 
 # Attributes kept per allowed tag (copied from the source element when safe).
 ALLOWED_ATTRIBUTES: dict[str, frozenset[str]] = {
     "a": frozenset({"href"}),
+    "img": frozenset({"src", "alt"}),
     "td": frozenset({"colspan", "rowspan"}),
     "th": frozenset({"colspan", "rowspan"}),
 }
@@ -292,3 +293,82 @@ def split_space(text: str) -> tuple[str, str, str]:
     if not core and text:
         lead = " "
     return lead, core, trail
+
+
+# -- images
+
+class Image(NamedTuple):
+    """An image to write: its URL (resolved, safe) and alternative text."""
+
+    src: str
+    alt: str
+
+
+class ImagePlacement(NamedTuple):
+    """Images to write before / after a block, by block index."""
+
+    before: dict[int, list[Image]]
+    after: dict[int, list[Image]]
+
+    def around(self, blocks: Sequence[Block]) -> tuple[list[Image], list[Image]]:
+        """Images before the first of a run of ``blocks`` written as one piece, and those after it
+        (images inside the run come after it)."""
+        head = list(self.before.get(blocks[0].index, ())) if blocks else []
+        tail: list[Image] = []
+        for n, block in enumerate(blocks):
+            if n:
+                tail.extend(self.before.get(block.index, ()))
+            tail.extend(self.after.get(block.index, ()))
+        return head, tail
+
+
+NO_IMAGES = ImagePlacement({}, {})
+
+
+def image_placement(doc: Document, blocks: Sequence[Block]) -> ImagePlacement:
+    """Where the page's ``<img>`` elements go among ``blocks`` (the blocks being written).
+
+    An image read while a block was open (``<p>text <img></p>``) goes after that block,
+    when it is written. An image between blocks goes with them when every neighbouring
+    block inside its nearest ancestor that holds blocks is written: before the next
+    (``<figure><img><figcaption>``), else after the previous one. Images without a safe
+    URL are left out."""
+    columns = doc.elements
+    if "img" not in columns.tags:
+        return NO_IMAGES
+    written = {block.index for block in blocks}
+    placement = ImagePlacement({}, {})
+    for i, tag in enumerate(columns.tags):
+        if tag != "img":
+            continue
+        image = _image(doc, i)
+        if image is None:
+            continue
+        slot = _image_slot(doc, i, written)
+        if slot is not None:
+            target = placement.before if slot[1] else placement.after
+            target.setdefault(slot[0], []).append(image)
+    return placement
+
+
+def _image(doc: Document, element: int) -> Image | None:
+    attrs = doc.elements.attrs[element]
+    src = safe_url(attrs.get("src") or attrs.get("data-src"), doc.url)
+    return Image(src, " ".join((attrs.get("alt") or "").split())) if src else None
+
+
+def _image_slot(doc: Document, element: int, written: set[int]) -> tuple[int, bool] | None:
+    """(block index, before it?) for an image element, or None when it is not written."""
+    first, end = doc.elements.first_blocks[element], doc.elements.end_blocks[element]
+    if end > first:
+        return (first, False) if first in written else None
+    holder = element
+    while holder >= 0 and doc.elements.end_blocks[holder] <= doc.elements.first_blocks[holder]:
+        holder = doc.elements.parents[holder]
+    if holder < 0:
+        return None
+    low, high = doc.elements.first_blocks[holder], doc.elements.end_blocks[holder]
+    neighbours = [b for b in (first - 1, first) if low <= b < high]
+    if not neighbours or not all(b in written for b in neighbours):
+        return None
+    return (first, True) if first in neighbours else (first - 1, False)
