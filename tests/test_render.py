@@ -516,3 +516,19 @@ def test_html_writes_the_images_among_kept_blocks():
     assert out.index('alt="Crowds"') < out.index("Crowds came.")
     assert "logo" not in out and "ad.gif" not in out and "javascript" not in out
     assert "<img" not in article_of(html_out_of(result_for(IMAGES, labels=IMAGE_LABELS)))
+
+
+def test_the_readme_states_the_empty_result_thresholds():
+    from pathlib import Path
+
+    from thresher.render.selection import SelectionParams
+
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split())
+    params = SelectionParams()
+    assert (f"fewer than {params.navigation_max_words} words" in readme
+            and f"at least {round(100 * params.navigation_min_link_density)}% of its characters in links" in readme)
+
+
+def test_extract_of_a_navigation_only_page_is_empty():
+    page = b"<html><body><nav><ul><li><a href='/'>Home</a></li></ul></nav></body></html>"
+    assert thresher.extract(page) == "" and thresher.extract(page, output="markdown") == ""
