@@ -532,3 +532,8 @@ def test_the_readme_states_the_empty_result_thresholds():
 def test_extract_of_a_navigation_only_page_is_empty():
     page = b"<html><body><nav><ul><li><a href='/'>Home</a></li></ul></nav></body></html>"
     assert thresher.extract(page) == "" and thresher.extract(page, output="markdown") == ""
+
+
+def test_a_table_mostly_dropped_is_not_completed():
+    out = render(some_cells(DATA_TABLE, {1, 2, 3, 4, 5, 6, 7}), "text")
+    assert out == "Results of the season, club by club, as published.\n\n4"

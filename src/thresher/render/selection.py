@@ -3,8 +3,8 @@
 An algorithm labels blocks; rendering them one by one as labelled has defects
 of its own, which this module corrects for every output format:
 
-* **whole tables**: when a block of a data table (:func:`is_data_table`) is
-  kept, every block of it is, so rows keep all their cells and labels;
+* **whole tables**: when most blocks of a data table (:func:`is_data_table`)
+  are kept, every block of it is, so rows keep all their cells and labels;
 * **headings**: Wikipedia-style ``[edit]`` section links are dropped from
   headings, headings left empty are not written, and a heading that is the
   last block (a dangling pull quote or a "Related" title) is written as a
@@ -44,6 +44,9 @@ class SelectionParams:
     table_max_cell_chars: int = 400
     # ... and at most this share of its characters in links (menus built as tables have more).
     table_max_link_density: float = 0.5
+    # A table is completed when at least this share of its blocks is kept: the algorithm dropped
+    # a few cells of a table it took, rather than took a few cells of a table it rejected.
+    table_min_kept_share: float = 0.5
 
 
 class Selection(NamedTuple):
@@ -97,7 +100,13 @@ def whole_tables(doc: Document, keep: Sequence[bool], params: SelectionParams = 
     table = nearest(doc, _TABLE)
     touched = {table[block.element] for block, kept in zip(doc.blocks, keep) if kept}
     touched.discard(-1)
-    return frozenset(t for t in touched if is_data_table(doc, table, t, params))
+    return frozenset(t for t in touched if mostly_kept(doc, keep, t, params) and is_data_table(doc, table, t, params))
+
+
+def mostly_kept(doc: Document, keep: Sequence[bool], element: int, params: SelectionParams = SelectionParams()) -> bool:
+    """At least ``table_min_kept_share`` of the blocks inside ``element`` are kept."""
+    first, end = doc.elements.first_blocks[element], doc.elements.end_blocks[element]
+    return sum(keep[first:end]) >= params.table_min_kept_share * (end - first)
 
 
 def is_data_table(doc: Document, table: Sequence[int], element: int,
