@@ -94,7 +94,7 @@ def navigation_only(blocks: Sequence[Block], params: SelectionParams = Selection
 # -- whole tables
 
 def whole_tables(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> frozenset[int]:
-    """The data tables (innermost ``table`` elements) holding at least one kept block."""
+    """The data tables (innermost ``table`` elements) whose blocks are mostly kept (:func:`mostly_kept`)."""
     if "table" not in doc.elements.tags:
         return frozenset()
     table = nearest(doc, _TABLE)
