@@ -259,3 +259,49 @@ def test_every_label_in_the_table_names_a_working_codec():
         assert codecs.lookup(codec).name == codec
         assert "<p>abc</p>".encode(codec).decode(codec) == "<p>abc</p>"
         assert all(label == label.strip().lower() and LABEL_CODECS[label] == codec for label in labels)
+
+
+# ----------------------------------------------------------------- UTF-8 with stray bytes
+
+CURLY = "It\u2019s a café, isn\u2019t it? Straße, naïve, “quoted”. " * 3
+
+
+def test_declared_utf8_with_one_invalid_byte_costs_one_character():
+    good = page(CURLY, '<meta charset="utf-8">').encode("utf-8")
+    data = good.replace(b"<body>", b"<body>\x81", 1)
+    result = decode(data)
+    assert (result.encoding, result.source) == ("utf-8", "meta")
+    assert CURLY in result.text and "â€" not in result.text
+    assert result.text.count("\ufffd") == 1
+    assert len(result.text) == len(good.decode("utf-8")) + 1
+
+
+def test_http_declared_utf8_with_one_invalid_byte_stays_utf8():
+    data = page(CURLY).encode("utf-8").replace(b"<body>", b"<body>\xff", 1)
+    result = decode(data, "text/html; charset=UTF-8")
+    assert (result.encoding, result.source) == ("utf-8", "http")
+    assert CURLY in result.text and "<body>\u00ff<p>" in result.text
+
+
+def test_mixed_utf8_and_latin1_keeps_both_readable():
+    data = page(CURLY, '<meta charset="utf-8">').encode("utf-8") + "<p>Le café où l'élève</p>".encode("latin-1")
+    result = decode(data)
+    assert result.source == "meta"
+    assert CURLY in result.text and "Le café où l'élève" in result.text
+
+
+def test_undeclared_mostly_utf8_is_repaired_not_detected():
+    data = page(CURLY * 4).encode("utf-8").replace(b"<body>", b"<body>\xe9", 1)
+    result = decode(data)
+    assert (result.encoding, result.source) == ("utf-8", "utf-8")
+    assert CURLY in result.text and "<body>é<p>" in result.text
+
+
+def test_undeclared_cp1252_is_still_detected():
+    result = decode(page(FRENCH).encode("cp1252"))
+    assert result.source == "detected" and FRENCH in result.text
+
+
+def test_a_truncated_sequence_costs_one_character_per_byte():
+    data = page("a" * 40, '<meta charset="utf-8">').encode("utf-8").replace(b"<body>", b"<body>\xe2\x80", 1)
+    assert "<body>\u00e2\u20ac<p>" in decode(data).text

@@ -61,11 +61,12 @@ def test_empty_result_renders_empty_text_and_markdown():
 # ------------------------------------------------------------------ markdown
 
 def md(body: str, **options) -> str:
-    return render(result_for(body), "markdown", **options)
+    """Markdown of ``body``, without the title heading unless ``title=True``."""
+    return render(result_for(body), "markdown", **{"title": False, **options})
 
 
 def test_markdown_headings():
-    assert md("<h1>One</h1><h3>Three</h3><h6>Six</h6>") == "# One\n\n### Three\n\n###### Six"
+    assert md("<h1>One</h1><h3>Three</h3><h6>Six</h6><p>Text.</p>") == "# One\n\n### Three\n\n###### Six\n\nText."
 
 
 def test_markdown_inline_styles():
@@ -103,7 +104,7 @@ def test_markdown_one_fence_per_pre_whose_lines_are_elements():
 
 def test_markdown_code_lines_around_a_dropped_line_stay_in_one_fence():
     result = result_for("<pre><div>a = 1</div><div>b = 2</div><div>c = 3</div></pre>", labels=[True, False, True])
-    assert render(result, "markdown") == "```\na = 1\nc = 3\n```"
+    assert render(result, "markdown", title=False) == "```\na = 1\nc = 3\n```"
 
 
 def test_markdown_blockquote():
@@ -117,8 +118,8 @@ def test_markdown_links_only_on_request():
 
 
 def test_markdown_unsafe_links_lose_their_url():
-    body = '<p><a href="javascript:alert(1)">click</a> <a href="data:text/html,x">data</a></p>'
-    assert md(body, links=True) == "click data"
+    body = '<p><a href="javascript:alert(1)">click</a> <a href="data:text/html,x">data</a> here</p>'
+    assert md(body, links=True) == "click data here"
 
 
 # (href as written in the page, destination the markdown link must have)
@@ -144,7 +145,7 @@ def test_markdown_link_destinations_are_percent_encoded(href, destination):
 
 def test_markdown_link_of_control_characters_only_is_no_link():
     result = result_for('<p>A <a href="&#1;&#2;&#10;">link</a> here.</p>', url=None)
-    assert render(result, "markdown", links=True) == "A link here."
+    assert render(result, "markdown", links=True, title=False) == "A link here."
 
 
 def test_markdown_escapes_markup_characters():
@@ -174,7 +175,12 @@ class TagCollector(HTMLParser):
 
 
 def html_out(body: str, **options) -> str:
-    return render(result_for(body), "html", **options)
+    """HTML of ``body``, without the title heading unless ``title=True``."""
+    return render(result_for(body), "html", **{"title": False, **options})
+
+
+def html_out_of(result: Result, **options) -> str:
+    return render(result, "html", **{"title": False, **options})
 
 
 def article_of(out: str) -> str:
@@ -186,7 +192,7 @@ def test_html_is_a_full_document():
     assert out.startswith("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
     assert "<title>Tom &amp; Jerry &lt;3</title>" in out
     assert out.rstrip().endswith("</article></body></html>")
-    assert article_of(out) == "<p>Hi</p>"
+    assert article_of(out) == "<h1>Tom &amp; Jerry &lt;3</h1>\n<p>Hi</p>"
 
 
 HOSTILE = """
@@ -226,7 +232,7 @@ def test_html_uses_only_whitelisted_tags_and_attributes():
 
 def test_html_text_is_escaped():
     result = result_for("<p>5 &lt; 6 &amp; \"quotes\" &gt; 4</p>")
-    assert article_of(render(result, "html")) == "<p>5 &lt; 6 &amp; \"quotes\" &gt; 4</p>"
+    assert article_of(render(result, "html", title=False)) == "<p>5 &lt; 6 &amp; \"quotes\" &gt; 4</p>"
 
 
 def test_html_groups_list_items_and_nests_lists():
@@ -262,9 +268,9 @@ def test_html_code_lines_in_a_list_item_are_one_pre():
 
 
 def test_html_links_option():
-    body = '<p><a href="page2.html">next</a></p>'
-    assert article_of(html_out(body)) == '<p><a href="https://example.com/news/page2.html">next</a></p>'
-    assert article_of(html_out(body, links=False)) == "<p>next</p>"
+    body = '<p><a href="page2.html">next</a> page</p>'
+    assert article_of(html_out(body)) == '<p><a href="https://example.com/news/page2.html">next</a> page</p>'
+    assert article_of(html_out(body, links=False)) == "<p>next page</p>"
 
 
 def test_html_line_breaks():
@@ -272,8 +278,8 @@ def test_html_line_breaks():
 
 
 def test_html_attribute_values_are_escaped():
-    out = article_of(html_out('<p><a href="/a?x=1&amp;y=&quot;2&quot;">q</a></p>'))
-    assert out == '<p><a href="https://example.com/a?x=1&amp;y=&quot;2&quot;">q</a></p>'
+    out = article_of(html_out('<p><a href="/a?x=1&amp;y=&quot;2&quot;">q</a> text</p>'))
+    assert out == '<p><a href="https://example.com/a?x=1&amp;y=&quot;2&quot;">q</a> text</p>'
 
 
 @pytest.mark.parametrize("href, expected", [
@@ -327,3 +333,207 @@ def test_every_format_through_extract(fmt):
             + "</article></body></html>")
     out = thresher.extract(html, "https://example.com/", algorithm="justext", output=fmt, links=True)
     assert "quick brown fox" in out
+
+
+# ------------------------------------------------------------------ text normalisation
+
+INVISIBLE_PAGE = ("<h2>Mit\u00adtel\u00adal\u00adter</h2><p>zero\u200bwidth \u200b space, join\u2060er, "
+                  "\ufeffbom, non\u200cjoiner, joi\u200dner</p><p>\u09dc and \u09df and e\u0301</p>")
+CLEAN_TEXT = ("Mittelalter", "zerowidth space, joiner, bom, nonjoiner, joiner",
+              "\u09a1\u09bc and \u09af\u09bc and \u00e9")  # U+09DC, U+09DF: composition exclusions
+
+
+@pytest.mark.parametrize("output", ["text", "markdown", "html", "json"])
+def test_every_format_drops_invisible_characters_and_normalises_to_nfc(output):
+    out = render(result_for(INVISIBLE_PAGE, title="Mit\u00adtel\u00adal\u00adter"), output)
+    for ch in "\u00ad\u200b\u200c\u200d\u2060\ufeff\u09dc\u09df\u0301":
+        assert ch not in out
+    if output == "json":
+        out = json.loads(out)["text"] + json.loads(out)["title"]
+    for expected in CLEAN_TEXT:
+        assert expected in out
+
+
+def test_a_block_of_invisible_characters_alone_leaves_no_empty_paragraph():
+    assert render(result_for("<p>one</p><p>\u200b\u00ad</p><p>two</p>"), "text") == "one\n\ntwo"
+
+
+# ------------------------------------------------------------------ whole tables
+
+SPEC_TABLE = ("<p>The phone has a fine screen and a long battery life, reviewers say.</p>"
+              "<table><tr><th>Weight</th><td>180 g</td></tr><tr><th>Screen</th><td>6.1 in</td></tr>"
+              "<tr><th>Battery</th><td>4000 mAh</td></tr></table>")
+DATA_TABLE = ("<p>Results of the season, club by club, as published.</p>"
+              "<table><tr><th>Club</th><th>Won</th><th>Lost</th></tr><tr><td>Reds</td><td>10</td><td></td></tr>"
+              "<tr><td>Blues</td><td>8</td><td>4</td></tr></table>")
+
+
+def some_cells(body: str, dropped: set[int]) -> Result:
+    """``body`` with every block kept but those in ``dropped`` (cells an algorithm left out)."""
+    n = len(build_document(f"<html><body>{body}</body></html>").blocks)
+    return result_for(body, labels=[i not in dropped for i in range(n)])
+
+
+def test_text_keeps_a_table_whole_one_row_per_line():
+    assert render(some_cells(SPEC_TABLE, {1, 4, 5}), "text").split("\n\n")[1] == \
+        "Weight | 180 g\nScreen | 6.1 in\nBattery | 4000 mAh"
+    assert render(some_cells(DATA_TABLE, {4, 6}), "text").split("\n\n")[1] == \
+        "Club | Won | Lost\nReds | 10 | \nBlues | 8 | 4"
+
+
+def test_markdown_keeps_a_table_whole_with_a_header_row():
+    assert render(some_cells(SPEC_TABLE, {2, 3}), "markdown", title=False).split("\n\n")[1] == \
+        "| Weight | 180 g |\n|---|---|\n| Screen | 6.1 in |\n| Battery | 4000 mAh |"
+    assert render(some_cells(DATA_TABLE, {1, 2, 3}), "markdown", title=False).split("\n\n")[1] == \
+        "| Club | Won | Lost |\n|---|---|---|\n| Reds | 10 |  |\n| Blues | 8 | 4 |"
+
+
+def test_html_keeps_a_table_whole_with_its_empty_cells():
+    out = article_of(html_out_of(some_cells(DATA_TABLE, {5, 6, 7})))
+    assert ("<table><tbody><tr><th>Club</th><th>Won</th><th>Lost</th></tr><tr><td>Reds</td><td>10</td><td></td></tr>"
+            "<tr><td>Blues</td><td>8</td><td>4</td></tr></tbody></table>") in out
+
+
+def test_a_layout_table_is_not_completed():
+    body = ("<table><tr><td><a href='/'>Home</a> <a href='/n'>News</a> <a href='/s'>Sport</a></td>"
+            "<td>" + "A long article paragraph that fills the layout cell. " * 12 + "</td></tr></table>")
+    assert "Home" not in render(some_cells(body, {0}), "text")
+
+
+def test_a_table_with_nothing_kept_stays_out():
+    assert render(some_cells(SPEC_TABLE, {1, 2, 3, 4, 5, 6}), "text") == \
+        "The phone has a fine screen and a long battery life, reviewers say."
+
+
+# ------------------------------------------------------------------ headings
+
+WIKI = ('<h2><span class="mw-headline">History</span><span class="mw-editsection">'
+        '<span class="mw-editsection-bracket">[</span><a href="/edit">edit</a>'
+        '<span class="mw-editsection-bracket">]</span></span></h2><p>It began long ago.</p>'
+        '<h3>Early years [<a href="/e2">edit</a> | <a href="/e3">edit source</a>]</h3><p>Then more.</p>')
+
+
+@pytest.mark.parametrize("output", ["text", "markdown", "html"])
+def test_section_edit_links_leave_headings(output):
+    out = render(result_for(WIKI), output)
+    assert "edit" not in out.replace("<article>", "") and "[" not in out and "History" in out
+    assert "Early years" in out
+
+
+def test_section_edit_links_leave_headings_without_attributes():
+    doc = build_document(f"<html><body>{WIKI}</body></html>", URL, attributes=False)
+    result = Result(doc, Classification.from_labels([True] * len(doc.blocks), ["r"] * len(doc.blocks),
+                                                    [0.0] * len(doc.blocks)), "test", "en", Metadata())
+    assert render(result, "text") == "History\n\nIt began long ago.\n\nEarly years\n\nThen more."
+
+
+def test_empty_headings_are_not_written():
+    body = "<h2>\u200b</h2><p>Text.</p><h3><a href='/x'>[edit]</a></h3><p>More.</p>"
+    assert md(body) == "Text.\n\nMore."
+    assert "<h2>" not in html_out(body) and "<h3>" not in html_out(body)
+
+
+def test_a_heading_that_ends_the_page_is_a_paragraph():
+    body = "<h2>Story</h2><p>The story.</p><h2>Read this next</h2>"
+    assert md(body) == "## Story\n\nThe story.\n\nRead this next"
+    assert article_of(html_out(body)).endswith("<p>Read this next</p>")
+
+
+# ------------------------------------------------------------------ the empty result
+
+def test_a_page_of_navigation_only_renders_nothing():
+    nav = "<ul><li><a href='/'>Home</a></li></ul>"
+    for output in ("text", "markdown"):
+        assert render(result_for(nav), output) == ""
+    assert "<p>" not in html_out(nav) and "Home" not in article_of(html_out(nav))
+    menu = "<p><a href='/'>Home</a> | <a href='/a'>About us</a> | <a href='/c'>Contact</a></p>"
+    assert render(result_for(menu), "text") == ""
+
+
+def test_a_tiny_page_keeps_its_short_text():
+    assert render(result_for("<p>Closed today.</p>"), "text") == "Closed today."
+    assert render(result_for("<p><a href='/'>Home</a></p><p>Back soon.</p>"), "text") == "Home\n\nBack soon."
+
+
+def test_many_links_are_not_navigation_only():
+    links = " ".join(f"<a href='/{i}'>Chapter {i} of the book</a>" for i in range(10))
+    assert "Chapter 9" in render(result_for(f"<p>{links}</p>"), "text")
+
+
+CAPTIONED = ("<p>Symptoms and their causes, as seen in production systems.</p><table><caption>Table 1. Causes</caption>"
+             "<tr><th>Symptom</th><th>Cause</th></tr><tr><td>Slow</td><td>CPU</td></tr></table>")
+
+
+def test_a_whole_table_keeps_its_caption():
+    result = some_cells(CAPTIONED, {1, 2})
+    assert render(result, "text").split("\n\n")[1] == "Table 1. Causes\nSymptom | Cause\nSlow | CPU"
+    assert render(result, "markdown", title=False).split("\n\n")[1:] == [
+        "Table 1. Causes", "| Symptom | Cause |\n|---|---|\n| Slow | CPU |"]
+    assert "<table><caption>Table 1. Causes</caption><tbody><tr><th>Symptom</th>" in html_out_of(result)
+
+
+# ------------------------------------------------------------------ the title heading
+
+def test_markdown_and_html_open_with_the_title_once():
+    result = result_for("<p>The story so far.</p>", title="Big *news* today")
+    assert render(result, "markdown") == "# Big \\*news\\* today\n\nThe story so far."
+    assert article_of(render(result, "html")) == "<h1>Big *news* today</h1>\n<p>The story so far.</p>"
+    assert render(result, "text") == "The story so far."
+    assert render(result, "markdown", title=False) == "The story so far."
+
+
+def test_the_title_is_not_repeated_when_the_first_heading_says_it():
+    result = result_for("<h1>Big news today</h1><p>The story so far.</p>", title="Big News Today | The Daily")
+    assert render(result, "markdown") == "# Big news today\n\nThe story so far."
+    assert article_of(render(result, "html")).count("<h1>") == 1
+
+
+def test_an_empty_result_gets_no_title():
+    assert render(result_for("<p>x</p>", labels=[False], title="T"), "markdown") == ""
+    assert "<h1>" not in render(result_for("<p>x</p>", labels=[False], title="T"), "html")
+
+
+# ------------------------------------------------------------------ images
+
+IMAGES = ('<header><img src="/logo.png" alt="Logo"><a href="/">Home</a></header>'
+          '<p>The bridge opened <img src="img/bridge.jpg" alt="The [new] bridge"> on Monday.</p>'
+          '<figure><img src="https://cdn.example/crowd.jpg" alt="Crowds"><figcaption>Crowds came.</figcaption></figure>'
+          '<div><img src="javascript:alert(1)" alt="bad"></div><p>Traffic eased by noon.</p>'
+          '<footer><img src="/ad.gif" alt="Ad"><p>Advertise</p></footer>')
+IMAGE_LABELS = [False, True, True, True, False]
+
+
+def test_markdown_writes_the_images_among_kept_blocks_with_absolute_urls():
+    out = render(result_for(IMAGES, labels=IMAGE_LABELS), "markdown", images=True, title=False)
+    assert out == ("The bridge opened on Monday.\n\n![The \\[new\\] bridge](https://example.com/news/img/bridge.jpg)"
+                   "\n\n![Crowds](https://cdn.example/crowd.jpg)\n\nCrowds came.\n\nTraffic eased by noon.")
+    assert "![" not in render(result_for(IMAGES, labels=IMAGE_LABELS), "markdown")
+
+
+def test_html_writes_the_images_among_kept_blocks():
+    out = article_of(html_out_of(result_for(IMAGES, labels=IMAGE_LABELS), images=True))
+    assert '<figure><img src="https://example.com/news/img/bridge.jpg" alt="The [new] bridge"></figure>' in out
+    assert out.index('alt="Crowds"') < out.index("Crowds came.")
+    assert "logo" not in out and "ad.gif" not in out and "javascript" not in out
+    assert "<img" not in article_of(html_out_of(result_for(IMAGES, labels=IMAGE_LABELS)))
+
+
+def test_the_readme_states_the_empty_result_thresholds():
+    from pathlib import Path
+
+    from thresher.render.selection import SelectionParams
+
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split())
+    params = SelectionParams()
+    assert (f"fewer than {params.navigation_max_words} words" in readme
+            and f"at least {round(100 * params.navigation_min_link_density)}% of its characters in links" in readme)
+
+
+def test_extract_of_a_navigation_only_page_is_empty():
+    page = b"<html><body><nav><ul><li><a href='/'>Home</a></li></ul></nav></body></html>"
+    assert thresher.extract(page) == "" and thresher.extract(page, output="markdown") == ""
+
+
+def test_a_table_mostly_dropped_is_not_completed():
+    out = render(some_cells(DATA_TABLE, {1, 2, 3, 4, 5, 6, 7}), "text")
+    assert out == "Results of the season, club by club, as published.\n\n4"

@@ -5,8 +5,14 @@ Order of evidence, as browsers and the HTML standard apply it:
 1. a byte-order mark, or for UTF-16 saved without one, the pattern of its zero bytes;
 2. the charset of an HTTP ``Content-Type`` header, when the caller has one;
 3. ``<meta charset>`` / ``<meta http-equiv="Content-Type">`` in the first bytes;
-4. strict UTF-8;
+4. UTF-8, when the bytes are UTF-8 or nearly so (:func:`mostly_utf8`);
 5. charset-normalizer's statistical guess.
+
+Declared or nearly valid UTF-8 is decoded with repairs (:func:`repaired_utf8`):
+each byte that is no part of a valid UTF-8 sequence becomes one character, the
+byte read as windows-1252 (U+FFFD when that code page has none). So a stray
+byte costs one character, not the whole page's encoding, and a page mixing
+UTF-8 and Latin-1 keeps both readable.
 
 A declared charset (2, 3) counts only when its label is one of the WHATWG
 Encoding Standard's (:mod:`thresher.encoding_labels`); ``punycode``,
@@ -21,6 +27,7 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .encoding_labels import codec_for_label
 from .errors import InputError
@@ -49,6 +56,8 @@ _MAGIC = (
 # Control characters that never occur in real text pages.
 _BINARY_BYTES = bytes(set(range(0, 9)) | {11, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31})
 _BINARY_TABLE = bytes.maketrans(b"", b"")
+# What "surrogateescape" turns each invalid byte into: U+DC80..U+DCFF.
+_ESCAPED = re.compile("[\udc80-\udcff]+")
 
 
 @dataclass(frozen=True)
@@ -59,6 +68,36 @@ class Decoded:
     encoding: str
     source: str  # "str", "bom", "zeros" (UTF-16 without a BOM), "http", "meta", "utf-8", "detected"
     utf8: bytes | None = None  # the input itself when it is exactly ``text`` in UTF-8 (strictly decoded)
+
+
+@dataclass(frozen=True)
+class Utf8Params:
+    """When bytes that are not strictly UTF-8 are still read as UTF-8 with repairs.
+
+    A valid sequence is a non-ASCII character encoded correctly; an invalid byte
+    is a byte that belongs to none. Windows-1252 text almost never forms a valid
+    UTF-8 sequence (it would take "Ã©"-like letter pairs), so its valid share is
+    near 0, while a UTF-8 page with a few stray Latin-1 bytes is near 1.
+    """
+
+    # Undeclared bytes: valid sequences / (valid sequences + invalid bytes) at least this.
+    min_valid_share: float = 0.9
+    # Declared UTF-8: the declaration is trusted unless invalid bytes dominate ...
+    declared_min_valid_share: float = 0.5
+    # ... and is always trusted with this many invalid bytes or fewer.
+    declared_max_strays: int = 8
+
+
+class Utf8Counts(NamedTuple):
+    """Valid non-ASCII sequences and invalid bytes of a UTF-8 reading."""
+
+    valid: int
+    invalid: int
+
+    @property
+    def valid_share(self) -> float:
+        total = self.valid + self.invalid
+        return self.valid / total if total else 1.0
 
 
 def normalize_encoding(label: str | None) -> str | None:
@@ -178,6 +217,42 @@ def _western_is_as_good(matches, best, margin: float = 0.05) -> bool:
     return False
 
 
+def _escaped_bytes_as_cp1252(match: re.Match) -> str:
+    return match.group(0).encode("utf-8", "surrogateescape").decode("cp1252", errors="replace")
+
+
+def utf8_reading(data: bytes) -> tuple[str, Utf8Counts]:
+    """``data`` as UTF-8 with each invalid byte escaped (U+DC80 + byte), and its counts."""
+    escaped = data.decode("utf-8", "surrogateescape")
+    invalid = sum(len(run) for run in _ESCAPED.findall(escaped))
+    non_ascii = len(escaped) - len(escaped.encode("ascii", "ignore"))
+    return escaped, Utf8Counts(non_ascii - invalid, invalid)
+
+
+def repaired_utf8(escaped: str) -> str:
+    """An escaped UTF-8 reading (:func:`utf8_reading`) with each invalid byte read as windows-1252."""
+    return _ESCAPED.sub(_escaped_bytes_as_cp1252, escaped)
+
+
+def mostly_utf8(counts: Utf8Counts, declared: bool, params: Utf8Params = Utf8Params()) -> bool:
+    """Whether bytes with ``counts`` are UTF-8 with a few stray bytes (see :class:`Utf8Params`)."""
+    if declared:
+        return counts.invalid <= params.declared_max_strays or \
+            counts.valid_share >= params.declared_min_valid_share
+    return counts.valid > 0 and counts.valid_share >= params.min_valid_share
+
+
+def _utf8(data: bytes, source: str, declared: bool) -> Decoded | None:
+    """``data`` as UTF-8 (strict, else repaired when :func:`mostly_utf8`), or None."""
+    text = _try(data, "utf-8")
+    if text is not None:
+        return Decoded(text, "utf-8", source, data)
+    escaped, counts = utf8_reading(data)
+    if not mostly_utf8(counts, declared):
+        return None
+    return Decoded(repaired_utf8(escaped), "utf-8", source)
+
+
 def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
     """Decode a page to text; raise :class:`InputError` for input that is not a page."""
     if isinstance(data, str):
@@ -194,14 +269,16 @@ def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
     if reason:
         raise InputError(f"not an HTML page: {reason}")
     for label, source in _declared(data, content_type):
-        text = _try(data, _declared_codec(label))
+        codec = _declared_codec(label)
+        if codec == "utf-8":
+            decoded = _utf8(data, source, declared=True)
+            if decoded is not None:
+                return decoded
+            continue
+        text = _try(data, codec)
         if text is not None:
-            codec = _declared_codec(label)
-            return Decoded(text, codec, source, data if codec == "utf-8" else None)
-    text = _try(data, "utf-8")
-    if text is not None:
-        return Decoded(text, "utf-8", "utf-8", data)
-    return _detected(data)
+            return Decoded(text, codec, source)
+    return _utf8(data, "utf-8", declared=False) or _detected(data)
 
 
 def _declared_codec(label: str) -> str | None:

@@ -19,6 +19,7 @@ whitelist of tags and attributes the HTML renderer may emit
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import NamedTuple, Sequence
 from urllib.parse import urljoin
 
@@ -29,11 +30,12 @@ from ..blocks import Block, Document, HEADING_TAGS
 # Tags the HTML renderer may write; everything else is flattened to its text.
 ALLOWED_TAGS = frozenset(
     "article p h1 h2 h3 h4 h5 h6 ul ol li table thead tbody tr td th pre code blockquote "
-    "a b strong i em br figure figcaption".split())
+    "a b strong i em br figure figcaption caption img".split())
 
 # Attributes kept per allowed tag (copied from the source element when safe).
 ALLOWED_ATTRIBUTES: dict[str, frozenset[str]] = {
     "a": frozenset({"href"}),
+    "img": frozenset({"src", "alt"}),
     "td": frozenset({"colspan", "rowspan"}),
     "th": frozenset({"colspan", "rowspan"}),
 }
@@ -79,6 +81,21 @@ def safe_url(href: str | None, base: str | None = None) -> str:
         if match and match.group(1).lower() not in ALLOWED_SCHEMES:
             return ""
     return href
+
+
+# -- text normalisation, shared by every output format
+
+# Characters that are no visible text: the soft hyphen (a hyphenation hint), zero-width
+# space, non-joiner and joiner, word joiner and the zero-width no-break space (a BOM
+# inside text). Between two spaces one of the spaces goes with them.
+_INVISIBLE = re.compile(" ?[\u00ad\u200b\u200c\u200d\u2060\ufeff]+(?= )|[\u00ad\u200b\u200c\u200d\u2060\ufeff]+")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without invisible characters (soft hyphens, zero-width characters), in NFC."""
+    if _INVISIBLE.search(text) is not None:
+        text = _INVISIBLE.sub("", text)
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
 # -- layout: nearest ancestors, one column pass each
@@ -166,6 +183,47 @@ def list_chain(doc: Document, lay: Layout, li: int) -> list[int]:
     return chain
 
 
+def subtree_end(doc: Document, element: int) -> int:
+    """The index after the last element of ``element``'s subtree (elements are in pre-order)."""
+    depths = doc.elements.depths
+    end = element + 1
+    while end < len(depths) and depths[end] > depths[element]:
+        end += 1
+    return end
+
+
+def table_rows(doc: Document, table: Sequence[int], row: Sequence[int], element: int) -> list[list[int]]:
+    """The cells (``td``/``th`` elements) of table ``element``, row by row, empty cells included;
+    cells of tables nested inside are not its cells. ``table``/``row``: each element's nearest
+    ``table``/``tr`` (:func:`nearest`)."""
+    tags = doc.elements.tags
+    rows: dict[int, list[int]] = {}
+    for i in range(element + 1, subtree_end(doc, element)):
+        if table[i] != element:
+            continue
+        if tags[i] == "tr":
+            rows.setdefault(i, [])
+        elif tags[i] in ("td", "th") and row[i] >= 0 and table[row[i]] == element:
+            rows.setdefault(row[i], []).append(i)
+    return [cells for cells in rows.values() if cells]
+
+
+def table_caption(doc: Document, table: Sequence[int], element: int) -> int:
+    """The ``caption`` element of table ``element`` (-1: none)."""
+    tags = doc.elements.tags
+    for i in range(element + 1, subtree_end(doc, element)):
+        if tags[i] == "caption" and table[i] == element:
+            return i
+    return -1
+
+
+def cell_blocks(doc: Document, cell: int) -> Sequence[Block]:
+    """The blocks inside a cell (or caption) element; none for -1."""
+    if cell < 0:
+        return ()
+    return doc.blocks[doc.elements.first_blocks[cell]:doc.elements.end_blocks[cell]]
+
+
 def quote_depth(doc: Document, lay: Layout, element: int) -> int:
     depth, current = 0, lay.quote[element]
     while current >= 0:
@@ -214,6 +272,7 @@ def runs(doc: Document, lay: Layout, block: Block) -> list[Run]:
     out: list[Run] = []
     tags = doc.elements.tags
     for text, element in block.spans:
+        text = clean_text(text)
         if tags[element] == "br":
             out.append(Run("\n", (), "", br=True))
             continue
@@ -234,3 +293,82 @@ def split_space(text: str) -> tuple[str, str, str]:
     if not core and text:
         lead = " "
     return lead, core, trail
+
+
+# -- images
+
+class Image(NamedTuple):
+    """An image to write: its URL (resolved, safe) and alternative text."""
+
+    src: str
+    alt: str
+
+
+class ImagePlacement(NamedTuple):
+    """Images to write before / after a block, by block index."""
+
+    before: dict[int, list[Image]]
+    after: dict[int, list[Image]]
+
+    def around(self, blocks: Sequence[Block]) -> tuple[list[Image], list[Image]]:
+        """Images before the first of a run of ``blocks`` written as one piece, and those after it
+        (images inside the run come after it)."""
+        head = list(self.before.get(blocks[0].index, ())) if blocks else []
+        tail: list[Image] = []
+        for n, block in enumerate(blocks):
+            if n:
+                tail.extend(self.before.get(block.index, ()))
+            tail.extend(self.after.get(block.index, ()))
+        return head, tail
+
+
+NO_IMAGES = ImagePlacement({}, {})
+
+
+def image_placement(doc: Document, blocks: Sequence[Block]) -> ImagePlacement:
+    """Where the page's ``<img>`` elements go among ``blocks`` (the blocks being written).
+
+    An image read while a block was open (``<p>text <img></p>``) goes after that block,
+    when it is written. An image between blocks goes with them when every neighbouring
+    block inside its nearest ancestor that holds blocks is written: before the next
+    (``<figure><img><figcaption>``), else after the previous one. Images without a safe
+    URL are left out."""
+    columns = doc.elements
+    if "img" not in columns.tags:
+        return NO_IMAGES
+    written = {block.index for block in blocks}
+    placement = ImagePlacement({}, {})
+    for i, tag in enumerate(columns.tags):
+        if tag != "img":
+            continue
+        image = _image(doc, i)
+        if image is None:
+            continue
+        slot = _image_slot(doc, i, written)
+        if slot is not None:
+            target = placement.before if slot[1] else placement.after
+            target.setdefault(slot[0], []).append(image)
+    return placement
+
+
+def _image(doc: Document, element: int) -> Image | None:
+    attrs = doc.elements.attrs[element]
+    src = safe_url(attrs.get("src") or attrs.get("data-src"), doc.url)
+    return Image(src, " ".join((attrs.get("alt") or "").split())) if src else None
+
+
+def _image_slot(doc: Document, element: int, written: set[int]) -> tuple[int, bool] | None:
+    """(block index, before it?) for an image element, or None when it is not written."""
+    first, end = doc.elements.first_blocks[element], doc.elements.end_blocks[element]
+    if end > first:
+        return (first, False) if first in written else None
+    holder = element
+    while holder >= 0 and doc.elements.end_blocks[holder] <= doc.elements.first_blocks[holder]:
+        holder = doc.elements.parents[holder]
+    if holder < 0:
+        return None
+    low, high = doc.elements.first_blocks[holder], doc.elements.end_blocks[holder]
+    neighbours = [b for b in (first - 1, first) if low <= b < high]
+    if not neighbours or not all(b in written for b in neighbours):
+        return None
+    return (first, True) if first in neighbours else (first - 1, False)

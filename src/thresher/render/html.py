@@ -3,7 +3,7 @@
 Nothing of the source markup is copied through: the renderer writes its own
 tags, only those in :data:`~thresher.render.common.ALLOWED_TAGS`, with only
 the attributes in :data:`~thresher.render.common.ALLOWED_ATTRIBUTES` (``a``:
-``href``; ``td``/``th``: ``colspan``, ``rowspan``), every text and attribute
+``href``; ``img``: ``src``, ``alt``; ``td``/``th``: ``colspan``, ``rowspan``), every text and attribute
 value HTML-escaped, and links only to :data:`~thresher.render.common.ALLOWED_SCHEMES`
 or relative URLs (resolved against the page URL). So no script, no event
 handler, no ``javascript:``/``vbscript:``/``data:`` URL can come through.
@@ -23,8 +23,10 @@ from html import escape
 from typing import Sequence
 
 from ..blocks import Block, Document
-from .common import (ALLOWED_ATTRIBUTES, ALLOWED_TAGS, Layout, above, code_run_end, code_text, heading_level,
-                     is_cell, is_code, layout, list_chain, runs, safe_url, split_space)
+from .common import (ALLOWED_ATTRIBUTES, ALLOWED_TAGS, NO_IMAGES, Image, ImagePlacement, Layout, above, cell_blocks,
+                     clean_text, code_run_end, code_text, heading_level, image_placement, is_cell, is_code, layout,
+                     list_chain, runs, safe_url, split_space, table_caption, table_rows)
+from .selection import select, title_heading_needed
 
 _LANG = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
 _MAX_SPAN = 1000
@@ -154,6 +156,16 @@ def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> st
         element("tr", "".join(_cell(doc, cell, bodies) for cell, bodies in row)) for row in rows)))
 
 
+def whole_table(doc: Document, lay: Layout, table_element: int, links: bool) -> str:
+    """Every row and cell of table ``table_element``, empty cells included, and its caption."""
+    rows = [[(cell, [inline(doc, lay, block, links) for block in cell_blocks(doc, cell)]) for cell in cells]
+            for cells in table_rows(doc, lay.table, lay.row, table_element)]
+    caption = "<br>".join(inline(doc, lay, block, links)
+                          for block in cell_blocks(doc, table_caption(doc, lay.table, table_element)))
+    return element("table", (element("caption", caption) if caption else "") + element("tbody", "".join(
+        element("tr", "".join(_cell(doc, cell, bodies) for cell, bodies in row)) for row in rows)))
+
+
 def _cell(doc: Document, cell: int, bodies: Sequence[str]) -> str:
     return element(doc.elements.tags[cell], "<br>".join(bodies), _span_attrs(doc.elements.attrs[cell]))
 
@@ -225,14 +237,23 @@ def _in_list(doc: Document, lay: Layout, block: Block) -> bool:
     return li >= 0 and above(doc, lay.lists, li) >= 0
 
 
-def flow(doc: Document, lay: Layout, blocks: Sequence[Block], links: bool) -> list[str]:
-    """Blocks as HTML pieces: tables and lists grouped, the rest one element each."""
+def flow(doc: Document, lay: Layout, blocks: Sequence[Block], links: bool,
+         tables: frozenset[int] = frozenset(), images: ImagePlacement = NO_IMAGES) -> list[str]:
+    """Blocks as HTML pieces: tables and lists grouped, the rest one element each;
+    the blocks of a table in ``tables`` as that whole table; ``images`` around them."""
     out: list[str] = []
     i = 0
     while i < len(blocks):
+        start = len(out)
         block = blocks[i]
         j = i + 1
-        if is_cell(block):
+        whole = lay.table[block.element]
+        if whole in tables:
+            end = doc.elements.end_blocks[whole]
+            while j < len(blocks) and blocks[j].index < end:
+                j += 1
+            out.append(whole_table(doc, lay, whole, links))
+        elif is_cell(block):
             while j < len(blocks) and is_cell(blocks[j]) and lay.table[blocks[j].element] == lay.table[block.element]:
                 j += 1
             out.append(table(doc, lay, blocks[i:j], links))
@@ -245,8 +266,16 @@ def flow(doc: Document, lay: Layout, blocks: Sequence[Block], links: bool) -> li
             out.append(code(blocks[i:j]))
         else:
             out.append(_plain_block(doc, lay, block, links))
+        head, tail = images.around(blocks[i:j])
+        out[start:start] = [figure(image) for image in head]
+        out.extend(figure(image) for image in tail)
         i = j
     return out
+
+
+def figure(image: Image) -> str:
+    """An image as ``<figure><img src alt></figure>``."""
+    return element("figure", open_tag("img", {"src": image.src, "alt": image.alt}))
 
 
 def _outer_quote(doc: Document, lay: Layout, block: Block) -> int:
@@ -259,8 +288,9 @@ def _outer_quote(doc: Document, lay: Layout, block: Block) -> int:
     return -1
 
 
-def article(doc: Document, blocks: Sequence[Block], links: bool = True) -> str:
-    """The inside of ``<article>``: blocks in order, quotations grouped."""
+def article(doc: Document, blocks: Sequence[Block], links: bool = True,
+            tables: frozenset[int] = frozenset(), images: ImagePlacement = NO_IMAGES) -> str:
+    """The inside of ``<article>``: blocks in order, quotations grouped, tables in ``tables`` whole."""
     lay = layout(doc)
     out: list[str] = []
     i = 0
@@ -269,18 +299,26 @@ def article(doc: Document, blocks: Sequence[Block], links: bool = True) -> str:
         j = i + 1
         while j < len(blocks) and _outer_quote(doc, lay, blocks[j]) == quote:
             j += 1
-        pieces = flow(doc, lay, blocks[i:j], links)
+        pieces = flow(doc, lay, blocks[i:j], links, tables, images)
         out.append(element("blockquote", "\n".join(pieces)) if quote >= 0 else "\n".join(pieces))
         i = j
     return "\n".join(out)
 
 
-def render(result, *, links: bool = True, **_options) -> str:
-    """A complete HTML document holding ``result.kept``; ``links=False`` drops ``<a>``."""
+def render(result, *, links: bool = True, title: bool = True, images: bool = False, **_options) -> str:
+    """A complete HTML document holding the selected blocks (:func:`~thresher.render.selection.select`);
+    ``links=False`` drops ``<a>``; ``title=True`` opens the article with the page title as
+    ``<h1>`` unless the first block already is that heading; ``images=True`` writes the images
+    among the blocks as ``<figure><img src alt></figure>``."""
     doc = result.document
     lang = result.language if result.language and _LANG.match(result.language) else ""
     html_open = f'<html lang="{lang}">' if lang else "<html>"
-    title = escape(result.title or "", quote=False)
-    body = article(doc, result.kept, links)
-    return (f'<!DOCTYPE html>\n{html_open}<head><meta charset="utf-8"><title>{title}</title></head>'
+    head_title = escape(clean_text(result.title or ""), quote=False)
+    selection = select(result)
+    placement = image_placement(doc, selection.blocks) if images else NO_IMAGES
+    body = article(doc, selection.blocks, links, selection.tables, placement)
+    if title and title_heading_needed(result.title or "", selection.blocks):
+        body = element("h1", escape(" ".join(result.title.split()), quote=False)) + "\n" + body
+    body = clean_text(body)
+    return (f'<!DOCTYPE html>\n{html_open}<head><meta charset="utf-8"><title>{head_title}</title></head>'
             f"<body><article>\n{body}\n</article></body></html>\n")

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import text as text_renderer
+from .common import clean_text
 
 
 def metadata_dict(metadata: Any) -> dict | None:
@@ -26,12 +27,21 @@ def metadata_dict(metadata: Any) -> dict | None:
     return {"value": str(metadata)}
 
 
+def cleaned(record: dict | None) -> dict | None:
+    """``record`` with its text values (and lists of them) through :func:`clean_text`."""
+    if record is None:
+        return None
+    return {key: clean_text(value) if isinstance(value, str)
+            else [clean_text(v) if isinstance(v, str) else v for v in value] if isinstance(value, list)
+            else value for key, value in record.items()}
+
+
 def block_records(result) -> list[dict]:
     classification = result.classification
     scores, reasons = classification.scores, classification.reasons
     records = []
     for block, label in zip(result.document.blocks, classification.labels):
-        record = {"index": block.index, "text": block.text, "tag": block.tag, "label": label}
+        record = {"index": block.index, "text": clean_text(block.text), "tag": block.tag, "label": label}
         if scores is not None:
             record["score"] = scores[block.index]
         if reasons:
@@ -43,12 +53,12 @@ def block_records(result) -> list[dict]:
 def render(result, *, blocks: bool = False, indent: int | None = None, **options) -> str:
     """``result`` as a JSON object; ``blocks=True`` adds every block's decision."""
     payload = {
-        "title": result.title,
+        "title": clean_text(result.title or ""),
         "language": result.language,
         "url": result.document.url,
         "algorithm": result.algorithm,
         "text": text_renderer.render(result, **options),
-        "metadata": metadata_dict(result.metadata),
+        "metadata": cleaned(metadata_dict(result.metadata)),
     }
     if blocks:
         payload["blocks"] = block_records(result)

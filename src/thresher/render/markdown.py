@@ -21,8 +21,10 @@ import unicodedata
 from typing import NamedTuple, Sequence
 
 from ..blocks import Block, Document
-from .common import (BOLD, CODE, ITALIC, Layout, code_run_end, code_text, heading_level, is_cell, is_code,
-                     layout, list_chain, quote_depth, runs, safe_url, split_space)
+from .common import (BOLD, CODE, ITALIC, NO_IMAGES, Image, ImagePlacement, Layout, cell_blocks, clean_text,
+                     code_run_end, code_text, heading_level, image_placement, is_cell, is_code, layout, list_chain,
+                     quote_depth, runs, safe_url, split_space, table_caption, table_rows)
+from .selection import select, title_heading_needed
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
 _LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
@@ -205,6 +207,25 @@ def _cell_text(doc: Document, lay: Layout, block: Block, links: bool) -> str:
     return " ".join(inline(doc, lay, block, links).split()).replace("|", "\\|")
 
 
+def whole_table(doc: Document, lay: Layout, element: int, links: bool) -> str:
+    """Every row and cell of table ``element`` as a markdown table (the first row the header),
+    after its caption."""
+    rows = [[" ".join(_cell_text(doc, lay, block, links) for block in cell_blocks(doc, cell)).strip()
+             for cell in cells] for cells in table_rows(doc, lay.table, lay.row, element)]
+    rows = [row for row in rows if any(row)]
+    caption_blocks = cell_blocks(doc, table_caption(doc, lay.table, element))
+    caption = " ".join(inline(doc, lay, block, links) for block in caption_blocks)
+    return "\n\n".join(filter(None, (caption.strip(), pipe_table(rows) if rows else "")))
+
+
+def pipe_table(rows: Sequence[list[str]]) -> str:
+    """Rows of cell texts (escaped) as a markdown table, short rows padded."""
+    width = max(len(row) for row in rows)
+    lines = ["| " + " | ".join(row + [""] * (width - len(row))) + " |" for row in rows]
+    lines.insert(1, "|" + "|".join(["---"] * width) + "|")
+    return "\n".join(lines)
+
+
 def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> str:
     """Consecutive cell blocks of one table as a markdown table."""
     rows: list[list[str]] = []
@@ -221,35 +242,50 @@ def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> st
         else:
             rows[-1].append(text)
         current_cell = block.element
-    width = max(len(row) for row in rows)
-    lines = ["| " + " | ".join(row + [""] * (width - len(row))) + " |" for row in rows]
-    lines.insert(1, "|" + "|".join(["---"] * width) + "|")
-    return "\n".join(lines)
+    return pipe_table(rows)
 
 
-def _chunks(doc: Document, kept: Sequence[Block], links: bool) -> list[Chunk]:
+def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset[int] = frozenset(),
+            images: ImagePlacement = NO_IMAGES) -> list[Chunk]:
     lay = layout(doc)
     item_seen: set[int] = set()
     out: list[Chunk] = []
     i = 0
     while i < len(kept):
-        block = kept[i]
-        if is_cell(block):
-            j = i + 1
-            while j < len(kept) and is_cell(kept[j]) and lay.table[kept[j].element] == lay.table[block.element]:
-                j += 1
-            depth = quote_depth(doc, lay, block.element)
-            out.append(Chunk(_quote(table(doc, lay, kept[i:j], links), depth)))
-            i = j
-            continue
-        if is_code(lay, block):
-            j = code_run_end(lay.pre, kept, i)
-            out.append(_code_chunk(doc, lay, kept[i:j]))
-            i = j
-            continue
-        out.append(_block_chunk(doc, lay, block, links, item_seen))
-        i += 1
+        chunk, j = _run_chunk(doc, lay, kept, i, links, tables, item_seen)
+        head, tail = images.around(kept[i:j])
+        out.extend(image_chunk(image) for image in head)
+        out.append(chunk)
+        out.extend(image_chunk(image) for image in tail)
+        i = j
     return out
+
+
+def _run_chunk(doc: Document, lay: Layout, kept: Sequence[Block], i: int, links: bool, tables: frozenset[int],
+               item_seen: set[int]) -> tuple[Chunk, int]:
+    """The chunk of the run of blocks starting at ``kept[i]`` and the run's end (exclusive): a
+    whole table, consecutive cells of one table, the lines of one ``pre``, or a block."""
+    block = kept[i]
+    whole = lay.table[block.element]
+    if whole in tables:
+        end, j = doc.elements.end_blocks[whole], i
+        while j < len(kept) and kept[j].index < end:
+            j += 1
+        return Chunk(_quote(whole_table(doc, lay, whole, links), quote_depth(doc, lay, block.element))), j
+    if is_cell(block):
+        j = i + 1
+        while j < len(kept) and is_cell(kept[j]) and lay.table[kept[j].element] == lay.table[block.element]:
+            j += 1
+        return Chunk(_quote(table(doc, lay, kept[i:j], links), quote_depth(doc, lay, block.element))), j
+    if is_code(lay, block):
+        j = code_run_end(lay.pre, kept, i)
+        return _code_chunk(doc, lay, kept[i:j]), j
+    return _block_chunk(doc, lay, block, links, item_seen), i + 1
+
+
+def image_chunk(image: Image) -> Chunk:
+    """An image as ``![alt](url)``."""
+    return Chunk(f"![{escape_inline(image.alt)}]({link_destination(image.src)})")
 
 
 def join(chunks: Sequence[Chunk]) -> str:
@@ -265,9 +301,16 @@ def join(chunks: Sequence[Chunk]) -> str:
     return "".join(parts)
 
 
-def render(result, *, links: bool = False, **_options) -> str:
-    """Markdown of ``result.kept``; ``links=True`` writes links as ``[text](url)``."""
-    kept = result.kept
-    if not kept:
+def render(result, *, links: bool = False, title: bool = True, images: bool = False, **_options) -> str:
+    """Markdown of the selected blocks (:func:`~thresher.render.selection.select`);
+    ``links=True`` writes links as ``[text](url)``; ``title=True`` opens with the page
+    title as a ``#`` heading unless the first block already is that heading; ``images=True``
+    writes the images among the blocks as ``![alt](url)``."""
+    selection = select(result)
+    if not selection.blocks:
         return ""
-    return join(_chunks(result.document, kept, links))
+    placement = image_placement(result.document, selection.blocks) if images else NO_IMAGES
+    chunks = _chunks(result.document, selection.blocks, links, selection.tables, placement)
+    if title and title_heading_needed(result.title or "", selection.blocks):
+        chunks.insert(0, Chunk("# " + escape_inline(" ".join(result.title.split()))))
+    return clean_text(join(chunks))

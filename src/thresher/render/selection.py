@@ -1,0 +1,190 @@
+"""What the renderers write: the kept blocks, completed and tidied.
+
+An algorithm labels blocks; rendering them one by one as labelled has defects
+of its own, which this module corrects for every output format:
+
+* **whole tables**: when most blocks of a data table (:func:`is_data_table`)
+  are kept, every block of it is, so rows keep all their cells and labels;
+* **headings**: Wikipedia-style ``[edit]`` section links are dropped from
+  headings, headings left empty are not written, and a heading that is the
+  last block (a dangling pull quote or a "Related" title) is written as a
+  plain paragraph;
+* **the title**: :func:`title_heading_needed` says whether the structured
+  formats open with the page title as a heading;
+* **the empty result**: a page whose kept text is navigation only
+  (:func:`navigation_only`) has no main content, so nothing is written.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import NamedTuple, Sequence
+
+from ..blocks import Block, Document, normalize_space
+from .common import clean_text, nearest
+
+_TABLE = frozenset({"table"})
+# Link text of a section's edit link (MediaWiki: "edit", "edit source").
+_EDIT_WORDS = frozenset({"edit", "edit source"})
+_EDIT_SECTION_CLASS = "mw-editsection"
+# What an edit link leaves around it once its text is gone: "[ ]", "[ | ]".
+_EMPTY_BRACKETS = re.compile(r"\s*\[[\s|]*\]")
+_OPEN_BRACKET_TAIL = re.compile(r"\[[\s|]*$")
+
+
+@dataclass(frozen=True)
+class SelectionParams:
+    """Thresholds of the selection."""
+
+    # Navigation only: fewer kept words than this, every kept block link-dominated.
+    navigation_max_words: int = 20
+    # A block is link-dominated from this share of its characters in links on.
+    navigation_min_link_density: float = 0.7
+    # A data table has no block (cell text) longer than this; layout tables hold whole articles.
+    table_max_cell_chars: int = 400
+    # ... and at most this share of its characters in links (menus built as tables have more).
+    table_max_link_density: float = 0.5
+    # A table is completed when at least this share of its blocks is kept: the algorithm dropped
+    # a few cells of a table it took, rather than took a few cells of a table it rejected.
+    table_min_kept_share: float = 0.5
+
+
+class Selection(NamedTuple):
+    """The blocks to write, in document order, and the tables to write whole."""
+
+    blocks: list[Block]
+    tables: frozenset[int]  # table elements every block of which is in ``blocks``
+
+
+def select(result, params: SelectionParams = SelectionParams()) -> Selection:
+    """The blocks of ``result`` to render (see the module docstring)."""
+    doc: Document = result.document
+    keep = list(result.labels)
+    tables = whole_tables(doc, keep, params)
+    for table in tables:
+        for index in doc.element_blocks(table):
+            keep[index] = True
+    blocks = [tidy_heading(doc, block) for block, kept in zip(doc.blocks, keep) if kept]
+    blocks = [block for block in blocks if not is_empty_heading(block)]
+    if navigation_only(blocks, params):
+        return Selection([], frozenset())
+    if blocks and blocks[-1].is_heading:
+        blocks[-1] = blocks[-1]._replace(is_heading=False)
+    return Selection(blocks, tables)
+
+
+# -- the empty result
+
+def is_link_dominated(block: Block, params: SelectionParams = SelectionParams()) -> bool:
+    return block.link_density >= params.navigation_min_link_density
+
+
+def navigation_only(blocks: Sequence[Block], params: SelectionParams = SelectionParams()) -> bool:
+    """Kept text of fewer than ``navigation_max_words`` words, every block of it link-dominated:
+    a menu, a breadcrumb or a "Home" link, no main content. Short text that is not links
+    (a tiny page's one or two paragraphs) is main content however short."""
+    words = 0
+    for block in blocks:
+        words += block.word_count
+        if words >= params.navigation_max_words or not is_link_dominated(block, params):
+            return False
+    return bool(blocks)
+
+
+# -- whole tables
+
+def whole_tables(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> frozenset[int]:
+    """The data tables (innermost ``table`` elements) whose blocks are mostly kept (:func:`mostly_kept`)."""
+    if "table" not in doc.elements.tags:
+        return frozenset()
+    table = nearest(doc, _TABLE)
+    touched = {table[block.element] for block, kept in zip(doc.blocks, keep) if kept}
+    touched.discard(-1)
+    return frozenset(t for t in touched if mostly_kept(doc, keep, t, params) and is_data_table(doc, table, t, params))
+
+
+def mostly_kept(doc: Document, keep: Sequence[bool], element: int, params: SelectionParams = SelectionParams()) -> bool:
+    """At least ``table_min_kept_share`` of the blocks inside ``element`` are kept."""
+    first, end = doc.elements.first_blocks[element], doc.elements.end_blocks[element]
+    return sum(keep[first:end]) >= params.table_min_kept_share * (end - first)
+
+
+def is_data_table(doc: Document, table: Sequence[int], element: int,
+                  params: SelectionParams = SelectionParams()) -> bool:
+    """A table of short cells, few of them links, with no table inside: data, not page layout.
+
+    ``table``: each element's nearest ``table`` (:func:`~thresher.render.common.nearest`)."""
+    blocks = doc.blocks[doc.elements.first_blocks[element]:doc.elements.end_blocks[element]]
+    chars = link_chars = 0
+    for block in blocks:
+        if table[block.element] != element or block.char_count > params.table_max_cell_chars:
+            return False
+        chars += block.char_count
+        link_chars += block.link_char_count
+    return chars > 0 and link_chars <= params.table_max_link_density * chars
+
+
+# -- headings
+
+def tidy_heading(doc: Document, block: Block) -> Block:
+    """A heading block without its section edit links (``[edit]``); other blocks as they are."""
+    if not block.is_heading or "[" not in block.text:
+        return block
+    drop = [is_edit_link(doc, block, text, element) for text, element in block.spans]
+    if not any(drop):
+        return block
+    spans = [span for span, dropped in zip(block.spans, drop) if not dropped]
+    spans = [(_EMPTY_BRACKETS.sub("", text), element) for text, element in _merge_brackets(spans)]
+    text = normalize_space(_EMPTY_BRACKETS.sub("", "".join(text for text, _ in spans)))
+    return block._replace(spans=tuple(span for span in spans if span[0]), text=text)
+
+
+def is_edit_link(doc: Document, block: Block, text: str, element: int) -> bool:
+    """A span of a section edit link: inside a ``mw-editsection`` element, or the text "edit"
+    of a link inside the heading."""
+    tags, parents, attrs = doc.elements.tags, doc.elements.parents, doc.elements.attrs
+    is_edit_text = normalize_space(text).strip("[] ").lower() in _EDIT_WORDS
+    current = element
+    while current > block.element:
+        if _EDIT_SECTION_CLASS in (attrs[current].get("class") or "").split():
+            return True
+        if tags[current] == "a" and is_edit_text:
+            return True
+        current = parents[current]
+    return False
+
+
+def _merge_brackets(spans: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Spans with each "[" that ends one and "]" that starts a later one moved together, so the
+    empty brackets an edit link leaves can be found within one span."""
+    out = [list(span) for span in spans]
+    for i in range(len(out) - 1):
+        tail = _OPEN_BRACKET_TAIL.search(out[i][0])
+        if tail and out[i + 1][0].lstrip()[:1] in ("]", "|"):
+            out[i][0] = out[i][0][:tail.start()]
+            out[i + 1][0] = tail.group(0) + out[i + 1][0].lstrip()
+    return [(text, element) for text, element in out]
+
+
+def title_heading_needed(title: str, blocks: Sequence[Block]) -> bool:
+    """Whether the page title should open the output as a heading: there is a title and
+    something to write, and the first block is not a heading that already says it."""
+    key = _title_key(title)
+    if not key or not blocks:
+        return False
+    return not (blocks[0].is_heading and same_title(key, _title_key(blocks[0].text)))
+
+
+def same_title(title_key: str, heading_key: str) -> bool:
+    """A heading that says the title: the same words, or most of them (titles add the site's
+    name: "Story - Site")."""
+    shorter, longer = sorted((title_key, heading_key), key=len)
+    return bool(shorter) and shorter in longer and 2 * len(shorter) >= len(longer)
+
+
+def _title_key(text: str) -> str:
+    return " ".join(clean_text(text).casefold().split())
+
+
+def is_empty_heading(block: Block) -> bool:
+    return block.is_heading and not clean_text(block.text).strip()
