@@ -594,11 +594,17 @@ def test_date_like_is_what_the_plain_pattern_finds(text):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(max_size=40), st.text(max_size=40), st.sets(st.text(alphabet="aBé_1 ", max_size=6), max_size=6))
-def test_word_keys_count_what_word_sets_count(text, other, words):
-    assert {k.decode() if isinstance(k, bytes) else k for k in F.word_keys(text)} == F.word_set(text)
-    words = {w.lower() for w in words} | F.word_set(other)
-    assert len(F.word_keys(text) & F.as_keys(words)) == len(F.word_set(text) & words)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40),
+       st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=40))
+def test_title_overlap_is_the_share_of_a_block_s_words_in_the_title(text, title):
+    escape = {ord("&"): "&amp;", ord("<"): "&lt;"}
+    doc = build_document(f"<html><head><title>{title.translate(escape)}</title></head>"
+                         f"<body><p>{text.translate(escape)}</p></body></html>")
+    if not doc.blocks:
+        return
+    words, title_words = F.word_set(doc.blocks[0].text), F.word_set(doc.title)
+    expected = len(words & title_words) / len(words) if words and title_words else 0.0
+    assert doc.native.word_overlaps([doc.title])[0, 0] == expected
 
 
 @settings(max_examples=300, deadline=None)
@@ -610,11 +616,6 @@ def test_id_and_class_tokens_are_the_lowercased_alphanumeric_runs(raw):
     facts = F.tree_facts(doc)
     div = doc.elements.tags.index("div")
     assert facts.tokens(div) == re.findall(r"[a-z0-9]+", raw.lower())
-
-
-def test_word_keys_of_ascii_text_are_bytes():
-    assert F.word_keys("Hello, hello_world 42!") == {b"hello", b"hello_world", b"42"}
-    assert F.word_keys("Grüße, Welt") == {"grüße", "welt"}
 
 
 def test_date_like_on_chosen_texts():

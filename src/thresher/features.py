@@ -447,40 +447,14 @@ def word_set(text: str) -> set[str]:
     return set(WORD.findall(text.lower()))
 
 
-# What \w matches below U+0080 (ASCII letters, digits, "_") kept, every other byte a space.
-_ASCII_WORD_BYTES = bytes(c if c < 128 and (chr(c).isalnum() or c == 95) else 32 for c in range(256))
-
-
-def word_keys(text: str) -> set:
-    """:func:`word_set`, with an ASCII text's words as bytes: the same words, split by a byte
-    translation at C speed instead of the regex (most blocks are ASCII; over wcxb-dev the
-    page's sets take 0.58 against 0.78 ms). Compare them with :func:`as_keys`."""
-    if text.isascii():
-        return set(text.encode().lower().translate(_ASCII_WORD_BYTES).split())
-    return word_set(text)
-
-
-def as_keys(words: set[str]) -> set:
-    """``words`` as :func:`word_keys` may hold them: each ASCII word also as bytes."""
-    return words | {word.encode() for word in words if word.isascii()}
-
-
-def overlaps(word_sets: Sequence[set[str]], words: set[str], n: int) -> list[float]:
-    """Per set: the share of its words that ``words`` holds (0 for an empty set, and for
-    every set when ``words`` is empty)."""
-    if not words:
-        return [0.0] * n
-    return [len(w & words) / len(w) if w else 0.0 for w in word_sets]
-
-
 def page_level(doc: Document, shallow: Columns) -> Columns:
     n = len(doc.blocks)
     chars = doc.numbers.chars
     total_chars = float(chars.sum()) or 1.0
     link_chars = float(doc.numbers.link_chars.sum())
     types = _types(doc)
-    title_tokens = word_set(doc.title)
-    structured = word_set(structured_text(doc))
+    structured_words = structured_text(doc)
+    structured = word_set(structured_words)
     page = {
         "page_link_share": link_chars / total_chars,
         "page_type_article": float(any(t in types for t in _ARTICLE_TYPES)),
@@ -491,9 +465,10 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
     }
     cols: dict[str, list[float]] = {k: [v] * n for k, v in page.items()}
     longest = float(chars.max(initial=1.0))  # every block has text: at least 1
-    blocks_words = [word_keys(b.text) for b in doc.blocks] if title_tokens or structured else ()
-    cols["title_overlap"] = overlaps(blocks_words, as_keys(title_tokens), n)
-    cols["structured_overlap"] = overlaps(blocks_words, as_keys(structured), n)
+    # Per block: the share of its distinct lower-cased words that the title / structured data hold.
+    shares = doc.native.word_overlaps([doc.title, structured_words])
+    cols["title_overlap"] = shares[:, 0]
+    cols["structured_overlap"] = shares[:, 1]
     # Scale-free on purpose: no absolute or relative position, no share of the page's text, no
     # page size. Those make a very long article look like a footer (tiny share, near the end)
     # or like a huge link farm (the page's block and character counts).

@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use thresher_core::document::{is_skipped_tag, Document};
 use thresher_core::dom::Dom;
-use thresher_core::features::shallow;
 use thresher_core::features::tree::{self, TreeParams};
+use thresher_core::features::{overlap, shallow};
 use thresher_core::seqnet::{SeqNet, Sizes};
 use thresher_core::trees::{CompleteEnsemble, Ensemble, TreeError};
 use thresher_core::{build, parse, Limits};
@@ -257,6 +257,21 @@ impl Page {
                 .collect::<Vec<_>>(),
         )?;
         Ok(out)
+    }
+
+    /// Per block and per text of ``texts``: the share of the block's distinct lower-cased
+    /// words (runs of ``\w``) that the text's words hold; float64, one row per block.
+    fn word_overlaps<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<String>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let width = texts.len();
+        let values = py.detach(|| {
+            let sets: Vec<_> = texts.iter().map(|t| overlap::word_set(t)).collect();
+            overlap::overlaps(&self.doc, &sets)
+        });
+        PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])
     }
 
     /// How many blocks the page has.

@@ -4,6 +4,7 @@
 //! Unicode semantics where the definition uses them (`str.split`, `str.lower`, `re`'s `\w`
 //! and `\d`): the learned models were trained on those values.
 
+pub mod overlap;
 pub mod shallow;
 pub mod tree;
 pub mod unicode;
