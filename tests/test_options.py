@@ -196,3 +196,15 @@ def test_comment_params_are_frozen():
 
     with pytest.raises(Exception):
         CommentParams().max_share = 1.0  # type: ignore[misc]
+
+
+def test_include_images_puts_the_content_s_images_in_markdown_and_html():
+    text = b"A paragraph about the picture in it, long enough to be the content of the page. " * 4
+    page = (b"<html><head><title>Pictures</title></head><body><article><h1>Pictures</h1><p>" + text
+            + b"<img src='/img/a.png' alt='A picture'>" + text + b"</p></article></body></html>")
+    url = "https://example.com/post/"
+    assert "![" not in thresher.extract(page, url, output="markdown")
+    assert "![A picture](https://example.com/img/a.png)" in thresher.extract(page, url, output="markdown",
+                                                                            include_images=True)
+    assert "<img" in thresher.extract(page, url, output="html", include_images=True)
+    assert "a.png" not in thresher.extract(page, url, include_images=True)  # never in text

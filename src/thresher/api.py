@@ -175,7 +175,8 @@ def extract(html: bytes | str, url: str | None = None, *, options: Options | Non
       says comment, disqus, respond, reply ...); with ``algorithm="dragnet"`` it runs
       ``dragnet-comments``. Otherwise comment blocks are kept as the algorithm decides.
     * ``include_tables`` (True): False drops every block inside a ``<table>``.
-    * ``include_images`` (False): images (``<graphic>``) in the xml and xmltei outputs.
+    * ``include_images`` (False): the content's images in markdown (``![alt](src)``, absolute
+      when the page URL is known), html (``<img>``) and xml/xmltei (``<graphic>``); never in text.
     * ``include_links`` (False; alias ``links``): links in markdown, html, xml and xmltei.
     * ``include_formatting`` (None: the output's default, on for markdown only): bold and
       italic in markdown (False strips them) and as ``<hi>`` in xml and xmltei.

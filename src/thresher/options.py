@@ -116,7 +116,7 @@ class Options:
         if self.output == "json":
             return {"blocks": self.blocks, "indent": self.indent}
         if self.output in ("markdown", "html"):
-            return {"links": self.include_links}
+            return {"links": self.include_links, "images": self.include_images}
         if self.output in ("xml", "xmltei"):
             return {"links": self.include_links, "images": self.include_images,
                     "formatting": self.formatting}
