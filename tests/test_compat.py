@@ -24,6 +24,7 @@ CASES = [
      {"output": "markdown", "include_links": True, "include_formatting": False}),
     (["--format", "xml", "--images", "--formatting"],
      {"output": "xml", "include_images": True, "include_formatting": True}),
+    (["--format", "markdown", "--images"], {"output": "markdown", "include_images": True}),
     (["-f", "xmltei", "--with-metadata"], {"output": "xmltei", "with_metadata": True}),
     (["-f", "csv", "--precision"], {"output": "csv", "favor_precision": True}),
     (["--recall", "--with-metadata"], {"favor_recall": True, "with_metadata": True}),

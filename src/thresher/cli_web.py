@@ -27,7 +27,7 @@ def add_content_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--no-tables", dest="include_tables", action="store_false",
                        help="drop the text inside tables")
     group.add_argument("--images", dest="include_images", action="store_true",
-                       help="keep images (xml and xmltei outputs)")
+                       help="keep the content's images (markdown, html, xml and xmltei outputs)")
     group.add_argument("--formatting", dest="include_formatting", action="store_const", const=True,
                        default=None, help="keep bold and italic (markdown, xml, xmltei)")
     group.add_argument("--no-formatting", dest="include_formatting", action="store_const", const=False,
