@@ -208,7 +208,7 @@ def load_model(path: str) -> NGramModel:
 
 @lru_cache(maxsize=1)
 def shipped_model() -> NGramModel:
-    """The model trained on wcxb-dev that ships inside the package."""
+    """The model that ships inside the package."""
     resource = resources.files("thresher").joinpath(SHIPPED)
     try:
         text = resource.read_text(encoding="utf-8")
