@@ -1,6 +1,6 @@
 """Render the README's quality-and-speed table from a results file of quality_speed.py.
 
-    python benchmarks/render_table.py benchmarks/results/quality_speed-every5.json [--readme README.md]
+    python benchmarks/render_table.py benchmarks/results/quality_speed.json [--readme README.md]
 
 Prints the table (extractors down; F1 and pages/s per dataset across) and, with
 ``--readme``, rewrites the part of that file between the two marker lines
