@@ -28,18 +28,12 @@ from . import _core, jsonld
 from .errors import InputError
 from .parse import ParseLimits, xml_root
 
-BLOCK_TAGS = frozenset(
-    "blockquote caption center col colgroup dd div dl dt fieldset form h1 h2 h3 h4 h5 h6 "
-    "legend li optgroup option p pre table td textarea tfoot th thead tr ul "
-    # HTML5 sectioning and grouping elements, displayed as blocks by browsers
-    "ol article aside section nav header footer main figure figcaption details summary "
-    "address hgroup menu dialog search body html tbody".split())
-HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
-# Elements whose content is never page text. MathML is page text (browsers render it, as
-# Readability keeps it); its <annotation> encodings (TeX, say) are not rendered.
-SKIPPED_TAGS = frozenset(
-    "script style template iframe object embed svg canvas video audio "
-    "map head annotation annotation-xml rt rp noframes".split())
+# The walk's tag classes, as the core defines them (crates/core/src/document.rs): elements that
+# start and end a block, headings, and elements whose content is never page text (scripts, the
+# head, SVG, media, ruby annotations ...). MathML is page text; its <annotation>s are not.
+BLOCK_TAGS = frozenset(_core.BLOCK_TAGS)
+HEADING_TAGS = frozenset(_core.HEADING_TAGS)
+SKIPPED_TAGS = frozenset(_core.SKIPPED_TAGS)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 # What an element's ``attrs`` is when the document is built without attributes.

@@ -32,7 +32,85 @@ impl Role {
     }
 }
 
-/// Block-level elements: each starts and ends a block.
+/// Every element that starts and ends a block (headings, `pre` and `textarea` included):
+/// the list the Python layer reads, kept equal to the walk's roles by a test.
+pub const BLOCK_TAGS: &[&str] = &[
+    "blockquote",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "legend",
+    "li",
+    "optgroup",
+    "option",
+    "p",
+    "pre",
+    "table",
+    "td",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
+    "ol",
+    "article",
+    "aside",
+    "section",
+    "nav",
+    "header",
+    "footer",
+    "main",
+    "figure",
+    "figcaption",
+    "details",
+    "summary",
+    "address",
+    "hgroup",
+    "menu",
+    "dialog",
+    "search",
+    "body",
+    "html",
+    "tbody",
+];
+/// Heading elements.
+pub const HEADING_TAGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
+/// Elements whose content is never page text (see [`is_skipped_tag`]).
+pub const SKIPPED_TAGS: &[&str] = &[
+    "script",
+    "style",
+    "template",
+    "iframe",
+    "object",
+    "embed",
+    "svg",
+    "canvas",
+    "video",
+    "audio",
+    "map",
+    "head",
+    "annotation",
+    "annotation-xml",
+    "rt",
+    "rp",
+    "noframes",
+];
+
+/// Block-level elements other than headings, `pre` and `textarea` (whose roles add more).
 pub fn is_block_tag(tag: &str) -> bool {
     matches!(
         tag,
@@ -574,6 +652,28 @@ mod tests {
             .into_iter()
             .map(|b| b.text)
             .collect()
+    }
+
+    #[test]
+    fn the_exported_tag_lists_are_the_walk_s_roles() {
+        for tag in BLOCK_TAGS {
+            assert!(role(tag).has(Role::BLOCK), "{tag}");
+        }
+        for tag in HEADING_TAGS {
+            assert!(role(tag).has(Role::HEADING) && is_heading_tag(tag), "{tag}");
+        }
+        for tag in SKIPPED_TAGS {
+            assert!(role(tag).has(Role::SKIP) && is_skipped_tag(tag), "{tag}");
+        }
+        for tag in [
+            "span", "a", "b", "img", "br", "math", "x-custom", "font", "label", "button",
+            "noscript",
+        ] {
+            assert!(
+                !role(tag).has(Role::BLOCK) && !role(tag).has(Role::SKIP),
+                "{tag}"
+            );
+        }
     }
 
     #[test]

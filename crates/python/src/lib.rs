@@ -16,7 +16,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
-use thresher_core::document::{is_skipped_tag, Document};
+use thresher_core::document::{self, is_skipped_tag, Document};
 use thresher_core::dom::Dom;
 use thresher_core::features::tree::{self, TreeParams};
 use thresher_core::features::{overlap, shallow};
@@ -568,6 +568,9 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;
     module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
+    module.add("BLOCK_TAGS", document::BLOCK_TAGS.to_vec())?;
+    module.add("HEADING_TAGS", document::HEADING_TAGS.to_vec())?;
+    module.add("SKIPPED_TAGS", document::SKIPPED_TAGS.to_vec())?;
     module.add_class::<SequenceNet>()?;
     Ok(())
 }
