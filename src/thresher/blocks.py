@@ -113,8 +113,7 @@ class ElementArrays(NamedTuple):
 
 # A run of text and the element that directly contains it: (text, element). A plain tuple, not
 # a NamedTuple: CPython's collector stops tracking a tuple of strings and ints, never a NamedTuple,
-# and a page holds hundreds of spans until it is done. Over wcxb-dev, one page after another in
-# one process: 28 full collections instead of 38, and 3,556 young ones instead of 4,550.
+# and a page holds hundreds of spans until it is done.
 Span = tuple[str, int]
 
 

@@ -20,12 +20,7 @@ of several text runs inside it (Readability wraps such runs in new paragraphs).
 The class and id patterns are Readability's, matched as substrings of the
 lower-cased values, one non-overlapping scan per distinct value.
 
-Measured (a model trained on all of wcxb-dev, scored on Readability's test pages, which
-are never trained on): the shipped default 0.939 -> 0.955 by the referee, with held-out
-wcxb-dev (domain-grouped 5-fold CV) 0.869 -> 0.866. In the prototyping harness the same
-scoring without the class/id weights and removals gave 0.939, the class/id patterns alone,
-without the candidate scoring, 0.935, and the columns given to stage 2 only 0.939; a second
-training seed gave 0.934 without the columns and 0.953 with them.
+What the columns bought, and the variants tried: docs/design-measurements.md.
 """
 from __future__ import annotations
 
@@ -168,7 +163,7 @@ def holding_bits(doc: Document, facts: F.TreeFacts, paragraph: np.ndarray) -> np
     """Per distinct id/class value (``facts.tokens_of``'s order): its pattern bits, scanned only
     for the values of elements that hold a paragraph block. Only those elements' cues can drop
     a paragraph (an unlikely ancestor holds it) or weigh a candidate (a candidate is an
-    ancestor of a paragraph); about a third of a page's values on wcxb-dev."""
+    ancestor of a paragraph), usually a minority of a page's values."""
     arrays = doc.elements.arrays
     count = np.concatenate([[0], np.cumsum(paragraph)])
     holds = count[arrays.end_blocks] > count[arrays.first_blocks]

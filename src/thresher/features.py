@@ -530,8 +530,7 @@ def page_structure(doc: Document) -> Columns:
     with the same text, of any length, under another parent (:func:`text_copies`). A page
     often renders a text twice (a post beside its quote, a description in a desktop and a
     mobile layout, an ad disclaimer under every promoted item); the main text holds it once,
-    and which copy is first is what tells the copies apart (held out on wcxb-dev beside the
-    template paths: F1 0.8704 -> 0.8734, product 0.656 -> 0.684, forum 0.824 -> 0.835).
+    and which copy is first is what tells the copies apart.
     ``main_heading_side``: -1 before the main heading, 1 after it, 0 on it or when the page
     has none. The side only, never the distance: a distance would make the end of a long
     article look like a footer.
@@ -557,8 +556,7 @@ def template_paths(doc: Document, facts: TreeFacts) -> Columns:
     posts, a product grid's cards, a menu's links, an article's paragraphs. Unlike sibling
     repetition (``siblings_same``), the items need not share a parent: a grid in rows, a post in
     its own wrapper. Per block: how many other blocks share its path, their share of the page's
-    text and their link density (held out on wcxb-dev, domain-grouped 5-fold CV, the trees alone
-    without copy columns: F1 0.8664 -> 0.8704, forum 0.816 -> 0.824, collection 0.680 -> 0.688).
+    text and their link density.
     """
     n = len(doc.blocks)
     numbers = doc.numbers

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-# Enough text to identify a language reliably; more only costs time (py3langid: 1.5 ms for
-# 1,000 characters, 3.6 ms for 2,000, the same answer on 98.6% of wcxb-dev pages).
+# Enough text to identify a language reliably; more only costs time (measured in
+# docs/design-measurements.md).
 _SAMPLE_CHARS = 1000
 
 # English function words. A sample of at least _MARKED_MIN_WORDS words of which this share
-# or more are among them is English without running the identifier: over the 1,627 pages of
-# wcxb-dev and Readability's test set, every sample at a share of 0.12 or more was English to
-# py3langid as well (1,438 pages; the highest non-English share was a German page at 0.118).
-# 0.15 keeps a margin and still answers for 1,406 of the 1,627 pages.
+# or more are among them is English without running the identifier; the share keeps a margin
+# above the highest share any non-English page reached (docs/design-measurements.md).
 _ENGLISH_MARKERS = frozenset(
     "the and of to is in that for with are was this it on as be by at from have has not or an "
     "which but their they you we".split())

@@ -31,8 +31,8 @@ from .language import stopwords
 from .seqmodel import SequenceNet
 from .treemodel import Model, load, probability, sigmoid
 
-# Kohlschütter's text and link density, as Dragnet names them, plus the block's word count: without
-# it, CV F1 on wcxb-dev is 0.798 against 0.797, but readability falls from 0.826 to 0.783.
+# Kohlschütter's text and link density, as Dragnet names them, plus the block's word count (which
+# Dragnet's own shallow features lack; docs/design-measurements.md).
 DRAGNET_NEIGHBOURS = ("log_words", "link_density", "text_density")
 # How the flagship turns block probabilities into labels (see thresher.algorithms.flagship).
 DECODINGS = ("expected_f1", "threshold")
@@ -208,9 +208,8 @@ def guard_confident(own: np.ndarray, final: np.ndarray, in_run: np.ndarray, conf
 
     Context may rescue uncertain blocks and demote doubtful ones, but does not overturn
     confident evidence inside the main content. It matters most where the context is unlike
-    any training page (a paragraph under 100,000 nested elements, say). Measured at 0.7 when it
-    was introduced (2 inner folds, fixed threshold 0.3): held-out CV F1 on wcxb-dev 0.8614 without
-    it, 0.8613 with it; readability 0.929 without, 0.931 with (five pages change, none for the worse).
+    any training page (a paragraph under 100,000 nested elements, say); its cost in F1 is in
+    docs/design-measurements.md.
     """
     return np.where((own >= confident) & in_run, np.maximum(own, final), final)
 
@@ -295,13 +294,8 @@ def uncertain(own: np.ndarray, certain: float) -> np.ndarray:
     stage 2 is evaluated on (all of them when ``certain`` is 0).
 
     Stage 2 seldom moves a block stage 1 is sure of, and where it does the decoding barely
-    notices: held out on wcxb-dev (domain-grouped 5-fold CV, the shipped recipe, the same
-    out-of-fold scores with and without), evaluating stage 2 only on the blocks within
-    [0.05, 0.95] scores 0.8793 against 0.8792 (seed 0) and 0.8799 against 0.8798 (seed 1),
-    while skipping 52% of the rows. Within [0.1, 0.95]: 62% skipped, 0.8791 and 0.8797; within
-    [0.03, 0.97]: 41% skipped, 0.8793 and 0.8798. The band is chosen on wcxb-dev alone; on
-    Readability's test pages [0.05, 0.95] changes one page (yahoo-3, 0.940 -> 0.903), and
-    [0.03, 0.97] none.
+    notices; skipping those blocks saves about half of stage 2's rows (the bands tried, and
+    their cross-validated figures: docs/design-measurements.md).
     """
     if certain <= 0.0:
         return np.ones(len(own), bool)

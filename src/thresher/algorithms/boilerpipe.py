@@ -99,7 +99,7 @@ class DensityParams:
 
 # Lower-cased end-of-article cues, tested on short blocks only. A bare "related"
 # or "© " prefix is left out on purpose: "Related: <link>" lines inside articles
-# and "© Photographer" image credits end the article too early (wcxb-dev).
+# and "© Photographer" image credits would end the article too early.
 END_CUE_PREFIXES = (
     "comments", "please rate this", "post a comment", "leave a comment", "leave a reply",
     "add your comment", "reader comments", "related articles", "related stories", "related posts",

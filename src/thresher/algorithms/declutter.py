@@ -43,13 +43,10 @@ Reasons name the pass and the element that dropped the block.
 What the write-up leaves open (the poison and blessed word lists, the block
 tag set, which tags are "script-like") is chosen here and documented on
 :class:`Params`; the score weights are the published ones. The lists were
-tuned on every 5th wcxb-dev page and the readability test pages, looking at
-which prune triggers cost main content: whole-part matching, layout
-modifiers, content-container words and dropping the ``hidden`` /
-``aria-hidden`` signals each cut the pruning of real content sharply
-(word F1 on the sample went from 0.67 with a first, broader list, which
-pruned Elementor "widget" wrappers and "hidden"-class containers, to 0.81;
-the write-up's formula itself is unchanged).
+chosen by looking at which prune triggers cost main content: whole-part
+matching, layout modifiers, content-container words and dropping the
+``hidden`` / ``aria-hidden`` signals each cut the pruning of real content
+sharply (docs/design-measurements.md); the write-up's formula is unchanged.
 """
 from __future__ import annotations
 
@@ -236,8 +233,8 @@ def is_hidden(attrs: dict) -> bool:
     The ``hidden`` attribute and ``aria-hidden`` are deliberately not signals:
     pages stream their content into hidden containers (React ``<div hidden
     id="S:1">``), collapse accordions and tabs with them, and hide decorative
-    copies of headings from screen readers (measured on wcxb-dev: pruning
-    them cost more main content than boilerplate).
+    copies of headings from screen readers: pruning them costs more main
+    content than boilerplate.
     """
     return hidden_by_style(attrs)
 

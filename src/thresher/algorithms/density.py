@@ -28,10 +28,10 @@ Stage 1, ``density``
 
 Stage 2, ``density+classifier``
     The chunks stage 1 keeps go through a two-class character 6-gram language
-    model (:mod:`thresher.training.ngram`): a chunk stays when its text is
+    model (:mod:`thresher.ngram`): a chunk stays when its text is
     likelier as content than as boilerplate. The model is the one given as
-    ``Context.model`` (a path), else the one shipped with thresher (trained on
-    wcxb-dev by :mod:`thresher.training.density_classifier`).
+    ``Context.model`` (a path), else the one shipped with thresher (trained by
+    :mod:`thresher.training.density_classifier`).
 """
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ pages by ``thresher train``; the shipped model lives in
 
 ``thresher-accurate`` averages the two stages with a wider network
 (``thresher/models/thresher-accurate.npz``). Its model predates the default's latest columns and
-now scores below the default held out and on Readability's test pages.
+now scores below the default in cross-validation and on Readability's test pages.
 """
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class Params:
         above 1 turns the guard off.
     certain: stage 2 is evaluated only on the blocks whose stage-1 probability lies within
         [certain, 1 - certain]; the others keep their stage-1 probability (about half the
-        blocks, at no cost in held-out F1: see :func:`thresher.learned.uncertain`). 0
+        blocks, at no measurable cost in F1: see :func:`thresher.learned.uncertain`). 0
         evaluates it on every block.
     never_empty: when no block reaches a fixed threshold, keep the blocks scoring at least
         ``fallback_ratio`` of the best score instead of returning nothing (a page with text
@@ -114,22 +114,16 @@ def expected_f1_cut(p: np.ndarray, words: np.ndarray, allow_empty: bool = False,
     the sizes of the kept text and of the expected content. One sorted scan tries
     every cut. Unlike a fixed threshold the cut follows the page: it goes down where
     the content is a few uncertain blocks and up where doubtful blocks would dilute
-    a long article. Measured on wcxb-dev's held-out pages (domain-grouped 5-fold
-    CV, the same probabilities): F1 0.866 at the fixed threshold 0.3, 0.869 with this cut.
-    Two learned alternatives, cross-validated over the same domain folds, did no better: a
-    tree model that picks among up to 40 candidate cuts per page from their expected
-    F1, kept share and the page's score quantiles (0.868 to 0.870), and isotonic
-    recalibration of ``p`` before the cut (0.867 to 0.868). The best cut per page in
-    hindsight would give 0.917: what is left is in the ranking, not in the cut.
+    a long article. Two learned alternatives did no better (a tree model choosing
+    among candidate cuts, isotonic recalibration of ``p``); what is left is in the
+    ranking, not in the cut (docs/design-measurements.md).
 
     With ``allow_empty``, keeping nothing is one more choice: it is exact when no block
     is content, which has probability prod(1 - p). When that beats every cut the result
     is ``inf`` (nothing is kept): the page most likely has no main content (an error or
-    consent page, a shell filled in by scripts). Measured as above: 0.869 -> 0.873 (it
-    empties 6 of the 17 pages whose gold text is empty, and one single-block page that
-    scored 0.003). On Readability's test pages it costs 0.939 -> 0.905: it empties five
-    pages of one or two short paragraphs, which is why the flagship does not use it
-    unless asked (``Params(allow_empty=True)``).
+    consent page, a shell filled in by scripts). It also empties tiny pages of one or two
+    short paragraphs, which is why the flagship does not use it unless asked
+    (``Params(allow_empty=True)``; measured in docs/design-measurements.md).
 
     ``beta`` other than 1 maximises the expected F-beta, (1 + b^2) * sum_kept(p * w) /
     (sum_kept(w) + b^2 * sum_all(p * w)), the same scan with other weights.
@@ -223,6 +217,6 @@ ALGORITHMS = (
                       "with a small block-sequence network (default)"),
     Algorithm(name="thresher-accurate", params_type=Params, run_fn=_runner(ACCURATE_MODEL_FILE), source=SOURCE,
               summary="the flagship's trees averaged with a wider block-sequence network (an older model: "
-                      "below the default held out, slower)"),
+                      "below the default in cross-validation, slower)"),
 )
 ALGORITHM = ALGORITHMS[0]

@@ -52,9 +52,9 @@ class TrainParams:
     trees / leaves / learning_rate / min_child_samples / feature_fraction / bagging: LightGBM.
     max_depth: LightGBM's depth limit (-1: none). Inference walks every tree
         level by level, so shallow trees are what make the flagship fast.
-    inner_folds: folds used to produce out-of-fold stage-1 scores for stage 2 (4: CV F1 0.866
-        on wcxb-dev against 0.861 with 2 and 0.864 with 8; stage 2 learns from scores
-        closer to those of the final stage 1, which sees all the pages).
+    inner_folds: folds used to produce out-of-fold stage-1 scores for stage 2 (more folds give
+        stage 2 scores closer to those of the final stage 1, which sees all the pages; the
+        choice is measured in docs/design-measurements.md).
     stage2_models: stage-2 tree models averaged (in logit space, stored as one ensemble). Model
         k (from 0) learns from out-of-fold stage-1 scores of its own inner folds, with seed
         ``seed + k`` for its trees and ``seed + k + 1`` for its folds; model 0 is the single
@@ -67,7 +67,7 @@ class TrainParams:
         ``sequence``'s settings; needs PyTorch), whose scores the final ones average with
         weight ``network_weight``. It reads the base features and its own token columns:
         every id/class token seen on ``min_token_domains`` domains, counted without labels
-        (1,469 on wcxb-dev; the network learns which matter).
+        (the network learns which matter).
     """
 
     vocabulary_size: int = 400
@@ -455,9 +455,8 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
     save(models, out, meta)
 
 
-# Per-algorithm settings where they differ from TrainParams' defaults (thresholds chosen
-# by domain-grouped 5-fold CV on wcxb-dev; see the model files' "cv" reports).
-# Every trial behind these settings, with its held-out figures: docs/training-notes.md.
+# Per-algorithm settings where they differ from TrainParams' defaults (thresholds chosen by
+# domain-grouped cross-validation; see the model files' "cv" reports and docs/training-notes.md).
 _DRAGNET = TrainParams(threshold=0.25, vocabulary_size=1000, decoding="threshold")
 # The default: the trees averaged with a small network (width 32, one layer, attention within
 # chunks of 64 blocks, a 16-wide token embedding) at weight 0.3.
