@@ -259,20 +259,17 @@ def _parse_and_walk(html: str, limits: ParseLimits, attributes: bool) -> dict:
 
 
 def build_document(html: str, url: str | None = None, *, encoding: str = "",
-                   limits: ParseLimits = ParseLimits(), attributes: bool = True,
-                   utf8: bytes | None = None) -> Document:
+                   limits: ParseLimits = ParseLimits(), attributes: bool = True) -> Document:
     """Parse ``html`` once and build its :class:`Document`, in the native core.
 
     The core (``thresher._core``) parses with html5ever under ``limits``, walks the tree
     once into the element columns and the blocks, and collects the head facts, with the
-    GIL released. ``utf8`` is accepted for callers that have the page's bytes; the core
-    reads the text.
+    GIL released.
 
     ``attributes=False`` leaves every element's ``attrs`` empty (:data:`NO_ATTRIBUTES`)
     except ``<html>``'s and the skipped elements' (script, head ...), which is faster, for
     algorithms and outputs that never read ids, classes or links.
     """
-    del utf8  # the core reads str; kept for the callers' signature
     if not html or html.isspace():
         raise InputError("empty input")
     root = xml_root(html)

@@ -302,28 +302,13 @@ mod tests {
 
     #[test]
     fn bad_indices_are_errors_not_panics() {
-        let (feature, threshold, mut left, right, value, roots) = stumps();
-        let ensemble = Ensemble {
-            feature: &feature,
-            threshold: &threshold,
-            left: &left,
-            right: &right,
-            value: &value,
-            roots: &roots,
-            base: 0.0,
-        };
-        assert_eq!(ensemble.validate(1), Err(TreeError::BadFeature(1)));
-        left[0] = 99;
-        let broken = Ensemble {
-            feature: &feature,
-            threshold: &threshold,
-            left: &left,
-            right: &right,
-            value: &value,
-            roots: &roots,
-            base: 0.0,
-        };
-        assert_eq!(broken.validate(2), Err(TreeError::BadNode(99)));
+        let mut arrays = stumps();
+        assert_eq!(
+            view(&arrays, 0.0).validate(1),
+            Err(TreeError::BadFeature(1))
+        );
+        arrays.2[0] = 99;
+        assert_eq!(view(&arrays, 0.0).validate(2), Err(TreeError::BadNode(99)));
     }
 
     #[test]

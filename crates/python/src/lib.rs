@@ -381,14 +381,18 @@ fn model_error(error: TreeError) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
-/// A tree ensemble compiled for rows of one width: the complete-tree layout of a shallow
-/// ensemble, or its node arrays as given. Immutable; safe to share between threads.
+/// A tree ensemble compiled for rows of one width. Immutable; safe to share between threads.
 #[pyclass(frozen, module = "thresher._core")]
 struct Trees {
-    complete: Option<CompleteEnsemble>,
-    nodes: OwnedNodes,
+    layout: Layout,
     width: usize,
     base: f64,
+}
+
+/// The complete-tree layout of a shallow ensemble, or the node arrays of a deeper one.
+enum Layout {
+    Complete(CompleteEnsemble),
+    Nodes(OwnedNodes),
 }
 
 /// The node arrays, owned, for ensembles too deep for the complete layout.
@@ -430,12 +434,12 @@ impl Trees {
         }
         let x = x.as_slice()?;
         let mut out = vec![self.base; rows];
-        py.detach(|| match &self.complete {
-            Some(complete) => {
+        py.detach(|| match &self.layout {
+            Layout::Complete(complete) => {
                 complete.margins(x, &mut out);
                 Ok(())
             }
-            None => self.nodes.ensemble(self.base).margins(x, width, &mut out),
+            Layout::Nodes(nodes) => nodes.ensemble(self.base).margins(x, width, &mut out),
         })
         .map_err(model_error)?;
         Ok(out)
@@ -450,18 +454,19 @@ impl Trees {
     #[pyo3(signature = (nodes, *, depth, width, base))]
     fn new(nodes: Nodes<'_>, depth: u32, width: usize, base: f64) -> PyResult<Self> {
         let ensemble = nodes.ensemble(base)?;
-        let complete = CompleteEnsemble::new(&ensemble, width, depth).map_err(model_error)?;
-        let owned = OwnedNodes {
-            feature: ensemble.feature.to_vec(),
-            threshold: ensemble.threshold.to_vec(),
-            left: ensemble.left.to_vec(),
-            right: ensemble.right.to_vec(),
-            value: ensemble.value.to_vec(),
-            roots: ensemble.roots.to_vec(),
+        let layout = match CompleteEnsemble::new(&ensemble, width, depth).map_err(model_error)? {
+            Some(complete) => Layout::Complete(complete),
+            None => Layout::Nodes(OwnedNodes {
+                feature: ensemble.feature.to_vec(),
+                threshold: ensemble.threshold.to_vec(),
+                left: ensemble.left.to_vec(),
+                right: ensemble.right.to_vec(),
+                value: ensemble.value.to_vec(),
+                roots: ensemble.roots.to_vec(),
+            }),
         };
         Ok(Trees {
-            complete,
-            nodes: owned,
+            layout,
             width,
             base,
         })
@@ -485,7 +490,7 @@ impl Trees {
     /// Whether the complete-tree layout is used (the ensemble is shallow enough).
     #[getter]
     fn complete(&self) -> bool {
-        self.complete.is_some()
+        matches!(self.layout, Layout::Complete(_))
     }
 }
 
