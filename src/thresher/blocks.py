@@ -194,7 +194,11 @@ class Document:
 
     @cached_property
     def numbers(self) -> BlockNumbers:
-        """The blocks' counts as numpy columns, built on first use (derived, never changed)."""
+        """The blocks' counts as numpy columns, built on first use (derived, never changed):
+        by the core when the document has its native copy, else from the blocks."""
+        native = self.native
+        if native is not None and len(native) == len(self.blocks):
+            return BlockNumbers(*native.block_numbers())
         return block_numbers(self.blocks)
 
     @property

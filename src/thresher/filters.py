@@ -10,12 +10,13 @@
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Sequence
 
 import numpy as np
 
+from . import _core
 from .algorithms.base import Classification
 from .blocks import Block, Document, ElementTable
 from .options import SeenTexts
@@ -46,50 +47,26 @@ class CommentParams:
     max_share: float = 0.5
 
 
-_WORD_SPLIT = re.compile(r"[_-]+")
+@lru_cache(maxsize=8)
+def _native_words(params: CommentParams) -> _core.CommentWords:
+    """``params``' word lists as the core reads them, built once per parameter set."""
+    return _core.CommentWords(words=sorted(params.words), state_tokens=sorted(params.state_tokens),
+                              wrapper_tags=sorted(params.wrapper_tags))
 
 
-def _names_comments(token: str, params: CommentParams) -> bool:
-    token = token.lower()
-    return token not in params.state_tokens and any(w in params.words for w in _WORD_SPLIT.split(token))
-
-
-def names_comment_section(tag: str, attrs: Any, params: CommentParams) -> bool:
-    """True when an element's id or a class token marks it as a comment section."""
-    if tag in params.wrapper_tags:
-        return False
-    tokens = (attrs.get("class") or "").split() + [(attrs.get("id") or "").strip()]
-    return any(_names_comments(token, params) for token in tokens if token)
-
-
-def comment_elements(doc: Document, params: CommentParams = CommentParams(),
-                     elements: Sequence[int] | None = None) -> dict[int, bool]:
-    """Element -> it or an ancestor is a comment section, for ``elements`` (default: all) and
-    the ancestors looked at on the way. Each element is tested once; the walk up from an
-    element stops at the first ancestor already known."""
-    tags, parents, attrs = doc.elements.tags, doc.elements.parents, doc.elements.attrs
-    known: dict[int, bool] = {}
-    for start in (range(len(tags)) if elements is None else elements):
-        path, current = [], start
-        while current >= 0 and current not in known:
-            path.append(current)
-            current = parents[current]
-        inside = known.get(current, False)
-        for element in reversed(path):  # outermost first
-            inside = inside or names_comment_section(tags[element], attrs[element], params)
-            known[element] = inside
-    return known
+def comment_elements(doc: Document, params: CommentParams = CommentParams()) -> np.ndarray:
+    """Per element: it or an ancestor names a comment section (computed by the core,
+    ``crates/core/src/filters.rs``, from the attributes the document holds)."""
+    return doc.native.comment_elements(_native_words(params))
 
 
 def comment_blocks(doc: Document, params: CommentParams = CommentParams(),
                    only: Sequence[bool] | None = None) -> np.ndarray:
-    """Per block: it lies in a comment section (with ``only``, blocks not in it are False unlooked)."""
-    blocks = doc.blocks if only is None else [b for b, wanted in zip(doc.blocks, only) if wanted]
-    known = comment_elements(doc, params, sorted({block.element for block in blocks}))
-    out = np.zeros(len(doc.blocks), bool)
-    for block in blocks:
-        out[block.index] = known[block.element]
-    return out
+    """Per block: it lies in a comment section (with ``only``, blocks not in it are False)."""
+    if not doc.blocks:
+        return np.zeros(0, bool)
+    inside = comment_elements(doc, params)[doc.numbers.element]
+    return inside if only is None else inside & np.asarray(only, bool)
 
 
 def comment_drop(doc: Document, keep: Sequence[bool], comments: np.ndarray,

@@ -8,7 +8,7 @@
 //! blocks its subtree holds. The walk follows the tree's links, never the
 //! call stack, so depth costs nothing.
 
-use crate::dom::{Dom, Kind, NodeId, NONE};
+use crate::dom::{Attr, Dom, Kind, NodeId, NONE};
 use crate::text::{collapse_whitespace, hides, is_all_space, pre_text, split_count};
 
 /// What the walk does with an element, by tag.
@@ -235,6 +235,18 @@ pub struct Block {
     pub is_heading: bool,
     /// Characters of block text before this block.
     pub offset: u64,
+}
+
+/// The attributes of element `index` as the Python document holds them: all of them with
+/// `all`, otherwise only `<html>`'s and the skipped elements' (script, head ...).
+pub fn held_attributes<'a>(dom: &'a Dom, doc: &Document, index: usize, all: bool) -> &'a [Attr] {
+    let node = doc.nodes[index];
+    let tag = dom.tag(node);
+    if all || tag == "html" || is_skipped_tag(tag) {
+        dom.attributes(node)
+    } else {
+        &[]
+    }
 }
 
 /// The page facts that live outside its text: `<title>`, meta tags, JSON-LD, the canonical link.

@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use ndarray::{Array2, ArrayView2};
+use ndarray::{s, Array2, ArrayView2};
 
 /// Standardised inputs are clipped to this magnitude.
 pub const CLIP: f32 = 6.0;
@@ -92,14 +92,6 @@ impl Linear {
             }
         }
         out.into_raw_vec_and_offset().0
-    }
-}
-
-/// `target += scale * values`.
-#[inline]
-fn axpy(target: &mut [f32], scale: f32, values: &[f32]) {
-    for (t, v) in target.iter_mut().zip(values) {
-        *t += scale * v;
     }
 }
 
@@ -429,44 +421,31 @@ impl SeqNet {
         let d = self.in2.outputs;
         let size = d / self.heads;
         let scale = 1.0 / (size as f32).sqrt();
-        let mut out = vec![0.0f32; rows * d];
-        let (mut keys, mut values, mut scores) = (Vec::new(), Vec::new(), Vec::new());
-        let mut query = vec![0.0f32; size];
+        let mut out = Array2::<f32>::zeros((rows, d));
+        let qkv = ArrayView2::from_shape((rows, 3 * d), qkv).expect("whole rows");
         for start in (0..rows).step_by(self.chunk) {
             let end = (start + self.chunk).min(rows);
             for head in 0..self.heads {
-                // This head's keys and values for the chunk, gathered contiguously.
-                keys.clear();
-                values.clear();
-                for j in start..end {
-                    let at = j * 3 * d + head * size;
-                    keys.extend_from_slice(&qkv[at + d..at + d + size]);
-                    values.extend_from_slice(&qkv[at + 2 * d..at + 2 * d + size]);
-                }
-                for i in start..end {
-                    let at = i * 3 * d + head * size;
-                    for (q, v) in query.iter_mut().zip(&qkv[at..at + size]) {
-                        *q = v * scale;
-                    }
-                    scores.clear();
-                    scores.extend(
-                        keys.chunks_exact(size)
-                            .map(|key| query.iter().zip(key).map(|(q, k)| q * k).sum::<f32>()),
-                    );
-                    let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                // This head's queries, keys and values over the chunk, as strided views.
+                let at = head * size;
+                let query = qkv.slice(s![start..end, at..at + size]);
+                let key = qkv.slice(s![start..end, d + at..d + at + size]);
+                let value = qkv.slice(s![start..end, 2 * d + at..2 * d + at + size]);
+                let mut weights = query.dot(&key.t());
+                for mut row in weights.rows_mut() {
+                    let top = row.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v)) * scale;
                     let mut total = 0.0;
-                    for s in &mut scores {
-                        *s = (*s - top).exp();
-                        total += *s;
+                    for w in row.iter_mut() {
+                        *w = (*w * scale - top).exp();
+                        total += *w;
                     }
-                    let target = &mut out[i * d + head * size..i * d + (head + 1) * size];
-                    for (s, value) in scores.iter().zip(values.chunks_exact(size)) {
-                        axpy(target, s / total, value);
-                    }
+                    row.mapv_inplace(|w| w / total);
                 }
+                out.slice_mut(s![start..end, at..at + size])
+                    .assign(&weights.dot(&value));
             }
         }
-        out
+        out.into_raw_vec_and_offset().0
     }
 }
 

@@ -142,6 +142,9 @@ pub struct CompleteEnsemble {
     levels: u32,
     feature: Vec<u32>,
     threshold: Vec<f64>,
+    // The same thresholds for float32 rows: each the largest float32 not above the float64
+    // one, so that a float32 `x` exceeds it exactly when `x` (as float64) exceeds the original.
+    threshold32: Vec<f32>,
     value: Vec<f64>,
     trees: usize,
     width: usize,
@@ -186,10 +189,12 @@ impl CompleteEnsemble {
                 stack.push((ensemble.right[node] as usize, 2 * heap + 2, depth + 1));
             }
         }
+        let threshold32 = threshold.iter().map(|&t| float32_floor(t)).collect();
         Ok(Some(CompleteEnsemble {
             levels,
             feature,
             threshold,
+            threshold32,
             value,
             trees,
             width,
@@ -203,24 +208,93 @@ impl CompleteEnsemble {
     }
 
     /// The margin of every row of `x` (row-major, [`CompleteEnsemble::width`] columns).
-    pub fn margins<X: Copy + Into<f64>>(&self, x: &[X], out: &mut [f64]) {
-        let inner = (1usize << self.levels) - 1;
-        let mut leaves = vec![0.0; self.trees];
-        for (row, margin) in x.chunks_exact(self.width.max(1)).zip(out.iter_mut()) {
-            for (t, leaf) in leaves.iter_mut().enumerate() {
-                let feature = &self.feature[t * inner..(t + 1) * inner];
-                let threshold = &self.threshold[t * inner..(t + 1) * inner];
-                let mut heap = 0usize;
-                for _ in 0..self.levels {
-                    let right = goes_right(row[feature[heap] as usize].into(), threshold[heap]);
-                    heap = 2 * heap + 1 + usize::from(right);
+    ///
+    /// Rows are taken [`ROW_GROUP`] at a time and each tree walks the whole group level by
+    /// level: the group's walks are independent, so the processor overlaps their loads
+    /// instead of waiting on one row's chain of dependent loads.
+    pub fn margins<X: SplitValue>(&self, x: &[X], out: &mut [f64]) {
+        let width = self.width.max(1);
+        let mut leaves = vec![0.0; ROW_GROUP * self.trees];
+        for (rows, margins) in x.chunks(ROW_GROUP * width).zip(out.chunks_mut(ROW_GROUP)) {
+            let group = rows.len() / width;
+            if group == ROW_GROUP {
+                self.group_leaves::<X, ROW_GROUP>(rows, &mut leaves);
+            } else {
+                // The last, partial group: four rows at a time, then one.
+                let quads = group / 4 * 4;
+                for (q, four) in rows[..quads * width].chunks_exact(4 * width).enumerate() {
+                    self.group_leaves::<X, 4>(four, &mut leaves[4 * q * self.trees..]);
                 }
-                *leaf = self.value[t * (inner + 1) + heap - inner];
+                for r in quads..group {
+                    let row = &rows[r * width..(r + 1) * width];
+                    self.group_leaves::<X, 1>(row, &mut leaves[r * self.trees..]);
+                }
             }
-            *margin = pairwise_sum(&leaves) + self.base;
+            for (margin, row_leaves) in margins.iter_mut().zip(leaves.chunks_exact(self.trees)) {
+                *margin = pairwise_sum(row_leaves) + self.base;
+            }
+        }
+    }
+
+    /// The leaf value of every tree for each of the `G` rows in `rows`, into
+    /// `leaves[r * trees + t]`.
+    #[inline(always)]
+    fn group_leaves<X: SplitValue, const G: usize>(&self, rows: &[X], leaves: &mut [f64]) {
+        let inner = (1usize << self.levels) - 1;
+        let width = self.width.max(1);
+        let thresholds = X::thresholds(self);
+        for t in 0..self.trees {
+            let feature = &self.feature[t * inner..(t + 1) * inner];
+            let threshold = &thresholds[t * inner..(t + 1) * inner];
+            let mut heap = [0usize; G];
+            for _ in 0..self.levels {
+                for (r, h) in heap.iter_mut().enumerate() {
+                    let value = rows[r * width + feature[*h] as usize];
+                    *h = 2 * *h + 1 + usize::from(value > threshold[*h]);
+                }
+            }
+            let values = &self.value[t * (inner + 1)..(t + 1) * (inner + 1)];
+            for (r, h) in heap.iter().enumerate() {
+                leaves[r * self.trees + t] = values[h - inner];
+            }
         }
     }
 }
+
+/// A row's value type: float32 rows compare against [`CompleteEnsemble`]'s float32
+/// thresholds, float64 rows against the model's own. `>` is false when either side is NaN,
+/// as under numpy (see [`goes_right`]).
+pub trait SplitValue: Copy + PartialOrd {
+    fn thresholds(ensemble: &CompleteEnsemble) -> &[Self];
+}
+
+impl SplitValue for f32 {
+    fn thresholds(ensemble: &CompleteEnsemble) -> &[f32] {
+        &ensemble.threshold32
+    }
+}
+
+impl SplitValue for f64 {
+    fn thresholds(ensemble: &CompleteEnsemble) -> &[f64] {
+        &ensemble.threshold
+    }
+}
+
+/// The largest float32 not above `t` (NaN stays NaN). For a float32 `x`,
+/// `x > float32_floor(t)` exactly when `f64::from(x) > t`: if `x > t` then `x` exceeds
+/// every float32 at or below `t`; if `x` exceeds the largest of them, `x` is a float32
+/// above `t`.
+fn float32_floor(t: f64) -> f32 {
+    let near = t as f32;
+    if f64::from(near) > t {
+        near.next_down()
+    } else {
+        near
+    }
+}
+
+/// Rows walked together by [`CompleteEnsemble::margins`].
+pub const ROW_GROUP: usize = 16;
 
 /// The sum of `values` in the order numpy's `add.reduce` adds a contiguous row:
 /// eight running sums over blocks of up to 128 values, halves above that.
@@ -346,6 +420,68 @@ mod tests {
             assert_eq!(out, walked);
         }
         assert_eq!(CompleteEnsemble::new(&ensemble, 2, 0).unwrap(), None);
+    }
+
+    #[test]
+    fn rows_in_groups_and_in_the_remainder_score_as_the_node_walk() {
+        let arrays = stumps();
+        let ensemble = view(&arrays, -0.5);
+        // 2 full groups and a remainder of 7 rows (a group of 4 and 3 single rows), with NaNs and ties on the thresholds.
+        let rows = 2 * ROW_GROUP + 7;
+        let x: Vec<f64> = (0..rows * 2)
+            .map(|i| match i % 7 {
+                0 => f64::NAN,
+                1 => 0.5,
+                2 => 2.0,
+                k => k as f64 * 0.37 - 0.4,
+            })
+            .collect();
+        let mut walked = vec![0.0; rows];
+        ensemble.margins(&x, 2, &mut walked).unwrap();
+        let complete = CompleteEnsemble::new(&ensemble, 2, 2).unwrap().unwrap();
+        let mut out = vec![0.0; rows];
+        complete.margins(&x, &mut out);
+        assert_eq!(out, walked);
+    }
+
+    #[test]
+    fn float32_rows_split_as_their_float64_values() {
+        let ts = [
+            0.1,
+            -0.1,
+            1e-45,
+            -1e-45,
+            3.5e38,
+            -3.5e38,
+            1.0,
+            0.0,
+            -0.0,
+            f64::INFINITY,
+        ];
+        let xs = [
+            0.1f32,
+            -0.1,
+            0.0,
+            -0.0,
+            1.0,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for t in ts {
+            let floor = float32_floor(t);
+            assert!(f64::from(floor) <= t);
+            for x in xs {
+                assert_eq!(x > floor, f64::from(x) > t, "x {x} t {t}");
+                for y in [x.next_up(), x.next_down()] {
+                    assert_eq!(y > floor, f64::from(y) > t, "x {y} t {t}");
+                }
+            }
+        }
+        assert!(float32_floor(f64::NAN).is_nan());
     }
 
     #[test]

@@ -4,6 +4,12 @@
 //! conversion of their columns into Python objects holds it. Integer columns
 //! come back as read-only-able numpy arrays, strings as one list per column.
 
+// Every allocation of the core (the parser's nodes and strings above all) goes through
+// mimalloc: the parse allocates many small, short-lived objects, which it serves faster than
+// the system allocator (measured in docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::collections::{HashMap, HashSet};
 
 use numpy::{
@@ -16,12 +22,13 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
-use thresher_core::document::{self, is_skipped_tag, Document};
+use thresher_core::document::{self, held_attributes, Document};
 use thresher_core::dom::Dom;
 use thresher_core::features::tree::{self, TreeParams};
 use thresher_core::features::{overlap, shallow};
+use thresher_core::filters;
 use thresher_core::seqnet::{SeqNet, Sizes};
-use thresher_core::trees::{CompleteEnsemble, Ensemble, TreeError};
+use thresher_core::trees::{CompleteEnsemble, Ensemble, SplitValue, TreeError};
 use thresher_core::{build, parse, Limits};
 
 /// One Python string per distinct value, so equal tags and attribute names share an object.
@@ -48,12 +55,6 @@ impl<'py> Strings<'py> {
     }
 }
 
-/// Whether element `index`'s attributes are handed to Python.
-fn wants_attributes(dom: &Dom, doc: &Document, index: usize, all: bool) -> bool {
-    let tag = dom.tag(doc.nodes[index]);
-    all || tag == "html" || is_skipped_tag(tag)
-}
-
 fn attribute_dicts<'py>(
     py: Python<'py>,
     dom: &Dom,
@@ -63,9 +64,9 @@ fn attribute_dicts<'py>(
     strings: &mut Strings<'py>,
 ) -> PyResult<Bound<'py, PyList>> {
     let list = PyList::empty(py);
-    for (index, &node) in doc.nodes.iter().enumerate() {
-        let attrs = dom.attributes(node);
-        if attrs.is_empty() || !wants_attributes(dom, doc, index, all) {
+    for index in 0..doc.len() {
+        let attrs = held_attributes(dom, doc, index, all);
+        if attrs.is_empty() {
             list.append(empty)?;
             continue;
         }
@@ -148,6 +149,27 @@ impl TreeFactsParams {
     }
 }
 
+/// The comment-section detector's word lists, built once (see ``thresher.filters.CommentParams``).
+#[pyclass(frozen, module = "thresher._core")]
+struct CommentWords {
+    params: filters::CommentParams,
+}
+
+#[pymethods]
+impl CommentWords {
+    #[new]
+    #[pyo3(signature = (*, words, state_tokens, wrapper_tags))]
+    fn new(words: Vec<String>, state_tokens: Vec<String>, wrapper_tags: Vec<String>) -> Self {
+        CommentWords {
+            params: filters::CommentParams {
+                words: words.into_iter().collect(),
+                state_tokens: state_tokens.into_iter().collect(),
+                wrapper_tags: wrapper_tags.into_iter().collect(),
+            },
+        }
+    }
+}
+
 /// A stop list, lower-cased words, built once per language.
 #[pyclass(frozen, module = "thresher._core")]
 struct StopWords {
@@ -193,6 +215,18 @@ impl Page {
             doc: self.doc.keep_blocks(keep),
             attributes: self.attributes,
         })
+    }
+
+    /// Per element: it or an ancestor names a comment section (a bool array).
+    fn comment_elements<'py>(
+        &self,
+        py: Python<'py>,
+        words: &CommentWords,
+    ) -> Bound<'py, PyArray1<bool>> {
+        let inside = py.detach(|| {
+            filters::comment_elements(&self.dom, &self.doc, self.attributes, &words.params)
+        });
+        PyArray1::from_vec(py, inside)
     }
 
     /// The facts of every element, as a dict of columns (see ``thresher.features.TreeFacts``).
@@ -272,6 +306,30 @@ impl Page {
             overlap::overlaps(&self.doc, &sets)
         });
         PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])
+    }
+
+    /// The blocks' counts as read-only arrays, in ``thresher.blocks.BlockNumbers``' order:
+    /// chars, words, link_chars, link_words, tags, is_heading (float64) and element (int64).
+    fn block_numbers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let blocks = &self.doc.blocks;
+        let counts: [fn(&thresher_core::Block) -> f64; 6] = [
+            |b| f64::from(b.chars),
+            |b| f64::from(b.words),
+            |b| f64::from(b.link_chars),
+            |b| f64::from(b.link_words),
+            |b| f64::from(b.tags),
+            |b| f64::from(u8::from(b.is_heading)),
+        ];
+        let mut columns = Vec::with_capacity(counts.len() + 1);
+        for count in counts {
+            let array = PyArray1::from_iter(py, blocks.iter().map(count));
+            array.readwrite().make_nonwriteable();
+            columns.push(array.into_any());
+        }
+        let element = PyArray1::from_iter(py, blocks.iter().map(|b| i64::from(b.element)));
+        element.readwrite().make_nonwriteable();
+        columns.push(element.into_any());
+        PyTuple::new(py, columns)
     }
 
     /// How many blocks the page has.
@@ -420,7 +478,7 @@ impl OwnedNodes {
 }
 
 impl Trees {
-    fn margins_of<X: Copy + Into<f64> + numpy::Element + Send + Sync>(
+    fn margins_of<X: SplitValue + Into<f64> + numpy::Element + Send + Sync>(
         &self,
         py: Python<'_>,
         x: &PyReadonlyArray2<'_, X>,
@@ -572,6 +630,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;
+    module.add_class::<CommentWords>()?;
     module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
     module.add("BLOCK_TAGS", document::BLOCK_TAGS.to_vec())?;
     module.add("HEADING_TAGS", document::HEADING_TAGS.to_vec())?;

@@ -93,6 +93,8 @@ _INVISIBLE = re.compile(" ?[\u00ad\u200b\u200c\u200d\u2060\ufeff]+(?= )|[\u00ad\
 
 def clean_text(text: str) -> str:
     """``text`` without invisible characters (soft hyphens, zero-width characters), in NFC."""
+    if text.isascii():  # constant time in CPython; ASCII holds neither, and is NFC
+        return text
     if _INVISIBLE.search(text) is not None:
         text = _INVISIBLE.sub("", text)
     return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)

@@ -1,0 +1,131 @@
+//! Filters applied after classification. Comment sections: an element names one when its
+//! id or one of its class tokens, split into words at `-` and `_` and lower-cased, holds a
+//! comment word (and is not a page-state class such as `comments-open`); a block lies in a
+//! comment section when its element or an ancestor names one.
+
+use std::collections::HashSet;
+
+use crate::document::{held_attributes, Document};
+use crate::dom::Dom;
+use crate::text::is_space;
+
+/// The comment-section detector's word lists (lower case).
+#[derive(Clone, Debug, Default)]
+pub struct CommentParams {
+    /// Words that name a comment section.
+    pub words: HashSet<String>,
+    /// Whole tokens that never do (page-state classes).
+    pub state_tokens: HashSet<String>,
+    /// Tags that never do (they wrap the whole page).
+    pub wrapper_tags: HashSet<String>,
+}
+
+impl CommentParams {
+    /// Whether one id value or class token names a comment section.
+    fn names_comments(&self, token: &str) -> bool {
+        let token = token.to_lowercase();
+        !self.state_tokens.contains(&token)
+            && token
+                .split(['_', '-'])
+                .any(|word| !word.is_empty() && self.words.contains(word))
+    }
+
+    /// Whether an element with this tag, class and id names a comment section.
+    pub fn names_section(&self, tag: &str, class: Option<&str>, id: Option<&str>) -> bool {
+        if self.wrapper_tags.contains(tag) {
+            return false;
+        }
+        let classes = class
+            .unwrap_or("")
+            .split(is_space)
+            .filter(|t| !t.is_empty());
+        let id = id.unwrap_or("").trim_matches(is_space);
+        classes
+            .chain(std::iter::once(id).filter(|t| !t.is_empty()))
+            .any(|token| self.names_comments(token))
+    }
+}
+
+/// Per element: it or an ancestor names a comment section. Elements come in pre-order, so
+/// a parent's answer is known before its children's. `attributes`: whether the document
+/// holds every element's attributes (see [`held_attributes`]).
+pub fn comment_elements(
+    dom: &Dom,
+    doc: &Document,
+    attributes: bool,
+    params: &CommentParams,
+) -> Vec<bool> {
+    let mut inside = Vec::with_capacity(doc.len());
+    for i in 0..doc.len() {
+        let parent = usize::try_from(doc.parents[i]).ok();
+        let inherited = parent.is_some_and(|p| p < i && inside[p]);
+        let own = || {
+            let attrs = held_attributes(dom, doc, i, attributes);
+            let value = |name: &str| {
+                attrs
+                    .iter()
+                    .find(|a| &*a.name == name)
+                    .map(|a| a.value.as_str())
+            };
+            params.names_section(dom.tag(doc.nodes[i]), value("class"), value("id"))
+        };
+        inside.push(inherited || own());
+    }
+    inside
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{build, parse, Limits};
+
+    fn params() -> CommentParams {
+        let set = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect();
+        CommentParams {
+            words: set(&["comment", "comments", "reply"]),
+            state_tokens: set(&["comments-open"]),
+            wrapper_tags: set(&["html", "body", "article"]),
+        }
+    }
+
+    #[test]
+    fn tokens_split_at_dashes_and_underscores_in_any_case() {
+        let p = params();
+        assert!(p.names_section("div", Some("x Post-Comments"), None));
+        assert!(p.names_section("div", None, Some("  reply__form ")));
+        assert!(!p.names_section("div", Some("commentary comments-open"), None));
+        assert!(!p.names_section("article", Some("comments"), None));
+        assert!(!p.names_section("div", Some(""), Some("")));
+    }
+
+    #[test]
+    fn descendants_of_a_comment_section_are_inside_it() {
+        let html = "<body class=comments><div id=main><p>a</p></div>\
+                    <section class='user-comments'><div><p>b</p></div></section><p>c</p></body>";
+        let dom = parse(html, Limits::default());
+        let doc = build(&dom);
+        let inside = comment_elements(&dom, &doc, true, &params());
+        let tags: Vec<(&str, bool)> = doc
+            .nodes
+            .iter()
+            .zip(&inside)
+            .map(|(&n, &i)| (dom.tag(n), i))
+            .filter(|(t, _)| ["div", "section", "p"].contains(t))
+            .collect();
+        assert_eq!(
+            tags,
+            [
+                ("div", false),
+                ("p", false),
+                ("section", true),
+                ("div", true),
+                ("p", true),
+                ("p", false)
+            ]
+        );
+        // Without attributes the document holds none to read.
+        assert!(!comment_elements(&dom, &doc, false, &params())
+            .iter()
+            .any(|&i| i));
+    }
+}
