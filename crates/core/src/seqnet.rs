@@ -16,6 +16,8 @@ use std::collections::HashMap;
 
 use ndarray::{s, Array2, ArrayView2};
 
+/// A page is computed this many attention chunks at a time (see [`SeqNet::margins`]).
+const SEGMENT_CHUNKS: usize = 64;
 /// Standardised inputs are clipped to this magnitude.
 pub const CLIP: f32 = 6.0;
 const LAYER_NORM_EPS: f32 = 1e-5;
@@ -336,18 +338,58 @@ impl SeqNet {
             .checked_div(numeric)
             .unwrap_or(offsets.len().saturating_sub(1));
         self.check_tokens(rows, indices, offsets)?;
-        if rows == 0 {
-            return Ok(Vec::new());
+        Ok(self.margins_in_segments(values, indices, offsets, rows, SEGMENT_CHUNKS * self.chunk))
+    }
+
+    /// [`SeqNet::margins`] over `segment` rows at a time, so that a page of a million blocks
+    /// needs the intermediate matrices of one segment, not of the page. A block's logit
+    /// depends on its attention chunk (widened by the convolutions: two rows for the first,
+    /// one for the second), so each segment is computed over the chunks that reach it, plus
+    /// the rows the first convolution reads beyond them; every logit is the one the whole
+    /// page at once would give.
+    fn margins_in_segments(
+        &self,
+        values: &[f32],
+        indices: &[i64],
+        offsets: &[i64],
+        rows: usize,
+        segment: usize,
+    ) -> Vec<f32> {
+        let mut logits = Vec::with_capacity(rows);
+        let mut start = 0;
+        while start < rows {
+            let end = start.saturating_add(segment.max(1)).min(rows);
+            // The chunks holding rows start - 1 .. end + 1 (the second convolution's reach) ...
+            let first_chunk = start.saturating_sub(1) / self.chunk * self.chunk;
+            let end_chunk = ((end + 1).div_ceil(self.chunk) * self.chunk).min(rows);
+            // ... and the rows the first convolution reads around them.
+            let (a, b) = (first_chunk.saturating_sub(2), (end_chunk + 2).min(rows));
+            let out = self.logits(values, indices, offsets, a..b);
+            logits.extend_from_slice(&out[start - a..end - a]);
+            start = end;
         }
-        let mut h = self.input(values, indices, offsets, rows);
+        logits
+    }
+
+    /// The logits of rows `range` computed from those rows alone (the convolutions pad
+    /// with zeros at the range's ends; attention chunks keep the page's boundaries).
+    fn logits(
+        &self,
+        values: &[f32],
+        indices: &[i64],
+        offsets: &[i64],
+        range: std::ops::Range<usize>,
+    ) -> Vec<f32> {
+        let first = range.start;
+        let mut h = self.input(values, indices, offsets, range);
         let update = self.conv1.apply(&h);
         add_relu(&mut h, &update);
         for layer in &self.layers {
-            self.transform(&mut h, layer);
+            self.transform(&mut h, layer, first);
         }
         let update = self.conv2.apply(&h);
         add_relu(&mut h, &update);
-        Ok(self.out.apply(&self.norm.apply(&h)))
+        self.out.apply(&self.norm.apply(&h))
     }
 
     fn check_tokens(&self, rows: usize, indices: &[i64], offsets: &[i64]) -> Result<(), NetError> {
@@ -375,11 +417,17 @@ impl SeqNet {
     }
 
     /// The perceptron over each block's standardised inputs and mean token embedding.
-    fn input(&self, values: &[f32], indices: &[i64], offsets: &[i64], rows: usize) -> Vec<f32> {
+    fn input(
+        &self,
+        values: &[f32],
+        indices: &[i64],
+        offsets: &[i64],
+        range: std::ops::Range<usize>,
+    ) -> Vec<f32> {
         let numeric = self.numeric();
         let e = self.embedding_width;
-        let mut x = Vec::with_capacity(rows * (numeric + e));
-        for i in 0..rows {
+        let mut x = Vec::with_capacity(range.len() * (numeric + e));
+        for i in range {
             let row = &values[i * numeric..(i + 1) * numeric];
             x.extend(
                 row.iter()
@@ -402,9 +450,10 @@ impl SeqNet {
         self.in2.apply(&hidden)
     }
 
-    fn transform(&self, h: &mut [f32], layer: &Layer) {
+    /// One transformer layer over rows whose first is the page's row `first`.
+    fn transform(&self, h: &mut [f32], layer: &Layer, first: usize) {
         let qkv = layer.qkv.apply(&layer.ln1.apply(h));
-        let mixed = self.attention(&qkv, h.len() / self.in2.outputs);
+        let mixed = self.attention(&qkv, h.len() / self.in2.outputs, first);
         add(h, &layer.proj.apply(&mixed));
         let inner: Vec<f32> = layer
             .ff1
@@ -416,15 +465,17 @@ impl SeqNet {
     }
 
     /// Multi-head attention of each block over the blocks of its own chunk; `qkv` holds
-    /// each row's queries, keys and values side by side.
-    fn attention(&self, qkv: &[f32], rows: usize) -> Vec<f32> {
+    /// each row's queries, keys and values side by side. Row 0 is the page's row `first`:
+    /// chunks start at the page's multiples of the chunk size.
+    fn attention(&self, qkv: &[f32], rows: usize, first: usize) -> Vec<f32> {
         let d = self.in2.outputs;
         let size = d / self.heads;
         let scale = 1.0 / (size as f32).sqrt();
         let mut out = Array2::<f32>::zeros((rows, d));
         let qkv = ArrayView2::from_shape((rows, 3 * d), qkv).expect("whole rows");
-        for start in (0..rows).step_by(self.chunk) {
-            let end = (start + self.chunk).min(rows);
+        let mut start = 0;
+        while start < rows {
+            let end = (start + self.chunk - (first + start) % self.chunk).min(rows);
             for head in 0..self.heads {
                 // This head's queries, keys and values over the chunk, as strided views.
                 let at = head * size;
@@ -444,6 +495,7 @@ impl SeqNet {
                 out.slice_mut(s![start..end, at..at + size])
                     .assign(&weights.dot(&value));
             }
+            start = end;
         }
         out.into_raw_vec_and_offset().0
     }
@@ -543,6 +595,25 @@ mod tests {
         let after = net.margins(&values, &[], &offsets).unwrap();
         assert_eq!(before[..2], after[..2]);
         assert_ne!(before[11], after[11]);
+    }
+
+    #[test]
+    fn segments_give_the_logits_of_the_whole_page() {
+        let (arrays, mut sizes) = tiny(2, 3, 4, 2);
+        sizes.chunk = 4;
+        let net = SeqNet::new(&arrays, &sizes).unwrap();
+        let rows = 103;
+        let values: Vec<f32> = (0..rows * 2)
+            .map(|i| ((i * 37) % 11) as f32 * 0.3 - 1.0)
+            .collect();
+        let offsets: Vec<i64> = (0..=rows as i64).map(|i| i / 2).collect();
+        let indices: Vec<i64> = (0..rows as i64 / 2).map(|i| i % 3).collect();
+        let whole = net.margins_in_segments(&values, &indices, &offsets, rows, usize::MAX);
+        assert_eq!(whole.len(), rows);
+        for segment in [1, 3, 4, 5, 8, 17, 64, 102] {
+            let parts = net.margins_in_segments(&values, &indices, &offsets, rows, segment);
+            assert_eq!(parts, whole, "segments of {segment} rows");
+        }
     }
 
     #[test]
