@@ -138,12 +138,13 @@ FORMATTING_TAGS = frozenset({"b", "strong", "i", "em", "cite"})
 
 
 def unformatted(doc: Document) -> Document:
-    """``doc`` with its bold and italic elements renamed ``span``: renderers then write no marks."""
+    """``doc`` with its bold and italic elements renamed ``span``: renderers then write no marks.
+    The renamed document has no native copy (the core's still holds the old tags)."""
     tags = doc.elements.tags
     if not FORMATTING_TAGS.intersection(tags):
         return doc
     renamed = tuple("span" if tag in FORMATTING_TAGS else tag for tag in tags)
-    return replace(doc, elements=replace(doc.elements, tags=renamed))
+    return replace(doc, elements=replace(doc.elements, tags=renamed), native=None)
 
 
 def missing_metadata(metadata: Any, url: str | None) -> str:

@@ -317,6 +317,21 @@ impl Document {
         }
     }
 
+    /// Per element, the nearest ancestor-or-self whose tag is one of `tags` (-1: none).
+    /// Elements are in pre-order, so a parent's answer is known before its children's.
+    pub fn nearest(&self, dom: &Dom, tags: &[String]) -> Vec<i64> {
+        let mut out: Vec<i64> = Vec::with_capacity(self.len());
+        for (i, &node) in self.nodes.iter().enumerate() {
+            let own = tags.iter().any(|t| t == dom.tag(node));
+            let inherited = usize::try_from(self.parents[i])
+                .ok()
+                .filter(|&p| p < i)
+                .map_or(-1, |p| out[p]);
+            out.push(if own { i as i64 } else { inherited });
+        }
+        out
+    }
+
     /// The text of one span.
     pub fn span_text<'a>(&self, dom: &'a Dom, span: Span) -> &'a str {
         if span.text == NONE {
@@ -664,6 +679,24 @@ mod tests {
             .into_iter()
             .map(|b| b.text)
             .collect()
+    }
+
+    #[test]
+    fn nearest_finds_the_innermost_ancestor_with_a_tag() {
+        let dom = crate::parse(
+            "<table><tr><td><table><tr><td>x</td></tr></table></td></tr></table><p>y</p>",
+            crate::Limits::default(),
+        );
+        let doc = build(&dom);
+        let tables = doc.nearest(&dom, &["table".to_owned()]);
+        let tags: Vec<&str> = doc.nodes.iter().map(|&n| dom.tag(n)).collect();
+        let outer = tags.iter().position(|&t| t == "table").unwrap();
+        let inner = tags.iter().rposition(|&t| t == "table").unwrap();
+        let cells: Vec<usize> = (0..tags.len()).filter(|&i| tags[i] == "td").collect();
+        assert_eq!(tables[cells[0]], outer as i64);
+        assert_eq!(tables[cells[1]], inner as i64);
+        assert_eq!(tables[tags.iter().position(|&t| t == "p").unwrap()], -1);
+        assert_eq!(tables[0], -1);
     }
 
     #[test]

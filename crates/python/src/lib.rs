@@ -308,6 +308,12 @@ impl Page {
         PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])
     }
 
+    /// Per element, the nearest ancestor-or-self whose tag is in ``tags`` (-1: none).
+    fn nearest<'py>(&self, py: Python<'py>, tags: Vec<String>) -> Bound<'py, PyArray1<i64>> {
+        let out = py.detach(|| self.doc.nearest(&self.dom, &tags));
+        PyArray1::from_vec(py, out)
+    }
+
     /// The blocks' counts as read-only arrays, in ``thresher.blocks.BlockNumbers``' order:
     /// chars, words, link_chars, link_words, tags, is_heading (float64) and element (int64).
     fn block_numbers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
