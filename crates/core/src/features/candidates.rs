@@ -7,6 +7,7 @@
 //! Every pass runs over the pre-order element columns (a parent before its children) or
 //! climbs parent links, one step at a time; no recursion.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use crate::document::Document;
@@ -144,55 +145,104 @@ fn tag_score(tag: &str) -> f64 {
     }
 }
 
-/// Every literal with its groups' bits (a group counts when one of its literals lies inside
-/// the literal: "pagination" holds "page"), longest first: at a position, the first literal
-/// that matches is the longest one that does.
-fn literals() -> &'static [(&'static str, u8)] {
-    static LITERALS: OnceLock<Vec<(&'static str, u8)>> = OnceLock::new();
-    LITERALS.get_or_init(|| {
-        let mut all: Vec<&'static str> = GROUPS
-            .iter()
-            .flat_map(|(group, _)| group.iter().copied())
-            .collect();
-        all.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-        all.dedup();
-        all.into_iter()
-            .map(|literal| {
+/// Bytes a literal can hold, as trie columns: letters (either case: the value is read
+/// lower-cased), digits and '-'.
+const CLASSES: usize = 37;
+
+fn class(byte: u8) -> Option<usize> {
+    match byte.to_ascii_lowercase() {
+        b @ b'a'..=b'z' => Some(usize::from(b - b'a')),
+        b @ b'0'..=b'9' => Some(26 + usize::from(b - b'0')),
+        b'-' => Some(36),
+        _ => None,
+    }
+}
+
+/// The literals as a byte trie: `next[node][class]` is the child (0: none; the root, node 0,
+/// is no one's child) and `ends[node]` the bits of the literal ending there, if one does. A
+/// literal counts for every group with a literal inside it ("pagination" holds "page").
+struct Trie {
+    next: Vec<[u16; CLASSES]>,
+    ends: Vec<Option<u8>>,
+}
+
+fn trie() -> &'static Trie {
+    static TRIE: OnceLock<Trie> = OnceLock::new();
+    TRIE.get_or_init(|| {
+        let mut trie = Trie {
+            next: vec![[0; CLASSES]],
+            ends: vec![None],
+        };
+        for (group, _) in GROUPS {
+            for literal in group {
                 let bits = GROUPS
                     .iter()
-                    .filter(|(group, _)| group.iter().any(|g| literal.contains(g)))
+                    .filter(|(other, _)| other.iter().any(|g| literal.contains(g)))
                     .fold(0, |acc, (_, bit)| acc | bit);
-                (literal, bits)
-            })
-            .collect()
+                let mut node = 0;
+                for &byte in literal.as_bytes() {
+                    // every literal byte has a class (checked by the unit tests)
+                    let column = class(byte).unwrap_or(0);
+                    if trie.next[node][column] == 0 {
+                        trie.next[node][column] = trie.next.len() as u16;
+                        trie.next.push([0; CLASSES]);
+                        trie.ends.push(None);
+                    }
+                    node = usize::from(trie.next[node][column]);
+                }
+                trie.ends[node] = Some(bits);
+            }
+        }
+        trie
     })
+}
+
+impl Trie {
+    /// The end and bits of the longest literal starting at `bytes[0]`, if one does.
+    fn longest(&self, bytes: &[u8]) -> Option<(usize, u8)> {
+        let (mut node, mut found) = (0usize, None);
+        for (length, &byte) in bytes.iter().enumerate() {
+            let Some(column) = class(byte) else { break };
+            node = usize::from(self.next[node][column]);
+            if node == 0 {
+                break;
+            }
+            if let Some(bits) = self.ends[node] {
+                found = Some((length + 1, bits));
+            }
+        }
+        found
+    }
 }
 
 /// The Readability pattern groups (`*_BIT`) an id or class value matches: the literals found
 /// by one left-to-right scan of the lower-cased value, taking the longest literal at each
 /// position and going on after it (non-overlapping matches, as `re.findall` gives them).
+/// An ASCII value is read as it is (its letters folded by the trie); any other is lower-cased
+/// first, as Python does (the Kelvin sign becomes an ASCII k).
 pub fn pattern_bits(value: &str) -> u8 {
-    if value.is_empty() {
-        return 0;
-    }
-    let lowered = value.to_lowercase();
+    let lowered: Cow<str> = if value.is_ascii() {
+        Cow::Borrowed(value)
+    } else {
+        Cow::Owned(value.to_lowercase())
+    };
     let bytes = lowered.as_bytes();
+    let trie = trie();
     let mut bits = 0;
     let mut at = 0;
     while at < bytes.len() {
-        let rest = &bytes[at..];
-        match literals()
-            .iter()
-            .find(|(literal, _)| rest.starts_with(literal.as_bytes()))
-        {
-            Some((literal, literal_bits)) => {
+        match trie.longest(&bytes[at..]) {
+            Some((length, literal_bits)) => {
                 bits |= literal_bits;
-                at += literal.len();
+                at += length;
             }
             None => at += 1,
         }
     }
-    if lowered.split(is_space).any(|word| word == NEGATIVE_WORD) {
+    if lowered
+        .split(is_space)
+        .any(|word| word.eq_ignore_ascii_case(NEGATIVE_WORD))
+    {
         bits |= NEGATIVE_BIT;
     }
     bits
@@ -323,11 +373,9 @@ fn paragraph_points(doc: &Document, paragraph: &[bool], removed: &[bool]) -> Vec
             if !is || removed[block.element as usize] {
                 return 0.0;
             }
-            let commas = block
-                .text
-                .chars()
-                .filter(|&c| c == ',' || c == '，')
-                .count();
+            let text = block.text.as_bytes();
+            let commas = text.iter().filter(|&&b| b == b',').count()
+                + memchr::memmem::find_iter(text, "，".as_bytes()).count();
             1.0 + commas as f64 + f64::from((block.chars / 100).min(3))
         })
         .collect()
@@ -664,6 +712,19 @@ mod tests {
             pattern_bits("s\u{212a}yscraper"),
             UNLIKELY_BIT | NEGATIVE_BIT
         );
+    }
+
+    #[test]
+    fn every_literal_is_in_the_trie_with_its_groups() {
+        for (group, bit) in GROUPS {
+            for literal in group {
+                assert!(literal.bytes().all(|b| class(b).is_some()), "{literal}");
+                let (length, bits) = trie().longest(literal.as_bytes()).unwrap();
+                assert_eq!(length, literal.len());
+                assert!(bits & bit != 0, "{literal}");
+            }
+        }
+        assert!(trie().next.len() < usize::from(u16::MAX));
     }
 
     #[test]

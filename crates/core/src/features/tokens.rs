@@ -66,40 +66,42 @@ fn chain_slots(doc: &Document, facts: &TreeFacts) -> Vec<[usize; 2 * LEVELS]> {
         .collect()
 }
 
-/// Per block, the vocabulary positions it holds, ascending and without repeats.
-fn positions(doc: &Document, facts: &TreeFacts, vocabulary: &Vocabulary) -> Vec<Vec<u32>> {
-    let chains = chain_slots(doc, facts);
-    // the known positions of each value's tokens, looked up once per value on some chain
+/// Calls `each` with every block's vocabulary positions (in block order; repeats included,
+/// unordered). Each distinct value on some block's chain is looked up once.
+fn for_each_block(
+    doc: &Document,
+    facts: &TreeFacts,
+    vocabulary: &Vocabulary,
+    mut each: impl FnMut(&mut Vec<u32>),
+) {
     let mut known: Vec<Option<Vec<u32>>> = vec![None; facts.values.len()];
-    chains
-        .iter()
-        .map(|slots| {
-            let mut held = Vec::new();
-            for &slot in slots {
-                let found = known[slot].get_or_insert_with(|| {
-                    facts.tokens[slot]
-                        .iter()
-                        .filter_map(|t| vocabulary.position(t))
-                        .collect()
-                });
-                held.extend_from_slice(found);
-            }
-            held.sort_unstable();
-            held.dedup();
-            held
-        })
-        .collect()
+    let mut held = Vec::new();
+    for slots in chain_slots(doc, facts) {
+        held.clear();
+        for slot in slots {
+            let found = known[slot].get_or_insert_with(|| {
+                facts.tokens[slot]
+                    .iter()
+                    .filter_map(|t| vocabulary.position(t))
+                    .collect()
+            });
+            held.extend_from_slice(found);
+        }
+        each(&mut held);
+    }
 }
 
 /// One 0/1 column per vocabulary token (does the block hold it), blocks × tokens, row-major.
 pub fn token_columns(doc: &Document, facts: &TreeFacts, vocabulary: &Vocabulary) -> Vec<f32> {
     let width = vocabulary.len();
     let mut out = vec![0.0f32; doc.blocks.len() * width];
-    for (row, held) in positions(doc, facts, vocabulary).iter().enumerate() {
-        for &position in held {
+    let mut row = 0;
+    for_each_block(doc, facts, vocabulary, |held| {
+        for &position in held.iter() {
             out[row * width + position as usize] = 1.0;
         }
-    }
+        row += 1;
+    });
     out
 }
 
@@ -113,10 +115,12 @@ pub fn token_bags(
     let mut indices = Vec::new();
     let mut offsets = Vec::with_capacity(doc.blocks.len() + 1);
     offsets.push(0i64);
-    for held in positions(doc, facts, vocabulary) {
-        indices.extend(held.into_iter().map(i64::from));
+    for_each_block(doc, facts, vocabulary, |held| {
+        held.sort_unstable();
+        held.dedup();
+        indices.extend(held.iter().map(|&p| i64::from(p)));
         offsets.push(indices.len() as i64);
-    }
+    });
     (indices, offsets)
 }
 
