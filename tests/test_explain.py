@@ -50,7 +50,7 @@ def test_contributions_add_up_to_the_shipped_margin():
     model = L.load_learned(L.shipped_model_path("thresher.npz"))
     stage1 = model.stage("stage1")
     page = L.page_features(result.document, result.language)
-    x = L.checked(stage1, L.stage1_features(page, model.vocabulary, L.reads_candidates(stage1)))
+    x = L.checked(stage1, L.stage1_features(page, model.token_vocabulary, L.reads_candidates(stage1)))
     c = path_contributions(stage1, x)
     assert np.allclose(c.bias + c.values.sum(1), stage1.margin(x))
     assert c.top(0, 3) and len(c.top(0, 3)) <= 3

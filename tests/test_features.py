@@ -484,25 +484,24 @@ def test_every_matrix_has_one_row_per_block_and_finite_values(body):
     sh = shallow(doc)
     groups = [sh, F.dom_context(doc, facts), F.cetr(doc), F.page_level(doc, sh)]
     pf = learned.page_features(doc, "en")
-    groups += [pf.base, F.token_columns(pf.tokens, ("nav", "comment", "post"))]
+    groups += [pf.base, F.token_columns(doc, F.vocabulary(("nav", "comment", "post")))]
     for cols in groups:
         assert cols.values.shape == (n, len(cols.names))
         assert len(set(cols.names)) == len(cols.names)
         assert np.all(np.isfinite(cols.values))
-    assert len(pf.tokens) == n
+    assert len(pf.token_sets) == n
 
 
 def test_page_features_of_an_empty_page():
     pf = learned.page_features(build_document("<html><body></body></html>"), "en")
     assert pf.base.values.shape[0] == 0
-    assert len(pf.tokens) == 0 and pf.tokens.sets == []
+    assert pf.token_sets == []
 
 
 def test_token_columns_mark_the_block_and_its_ancestors_tokens():
     doc = page("<div class='comments'><div class='comment-body'><p class='text'>Hi there</p></div></div>"
                "<p>Outside</p>")
-    pf = learned.page_features(doc, "en")
-    cols = F.token_columns(pf.tokens, ("comments", "comment", "text", "absent"))
+    cols = F.token_columns(doc, F.vocabulary(("comments", "comment", "text", "absent")))
     inside, outside = block_index(doc, "Hi there"), block_index(doc, "Outside")
     assert cols.names == ("tok_comments", "tok_comment", "tok_text", "tok_absent")
     assert cols.values[inside].tolist() == [1.0, 1.0, 1.0, 0.0]
@@ -512,14 +511,13 @@ def test_token_columns_mark_the_block_and_its_ancestors_tokens():
 def test_token_bags_hold_the_token_columns_sparsely():
     doc = page("<div class='comments'><div class='comment-body'><p class='text'>Hi there</p></div></div>"
                "<p>Outside</p><p class='text absent'>Last</p>")
-    pf = learned.page_features(doc, "en")
-    vocabulary = ("comments", "comment", "text", "absent")
-    dense = F.token_columns(pf.tokens, vocabulary).values
-    bags = F.token_bags(pf.tokens, vocabulary)
+    vocabulary = F.vocabulary(("comments", "comment", "text", "absent"))
+    dense = F.token_columns(doc, vocabulary).values
+    bags = F.token_bags(doc, vocabulary)
     assert len(bags.offsets) == len(doc.blocks) + 1 and bags.offsets[0] == 0
     for i, row in enumerate(dense):
         assert bags.indices[bags.offsets[i]:bags.offsets[i + 1]].tolist() == np.flatnonzero(row).tolist()
-    empty = F.token_bags(learned.page_features(build_document("<p></p>"), "en").tokens, vocabulary)
+    empty = F.token_bags(build_document("<p></p>"), vocabulary)
     assert empty.indices.shape == (0,) and empty.offsets.tolist() == [0]
 
 
@@ -546,20 +544,25 @@ def classed_pages(draw):
 def test_token_sets_columns_and_bags_agree(doc, vocabulary):
     """The three views of a page's tokens say the same: a block's column is 1 exactly when its set
     holds the token, and its bag lists exactly those columns."""
-    vocabulary = tuple(vocabulary)
-    tokens = F.block_tokens(doc, F.tree_facts(doc))
-    dense = tokens.columns(vocabulary).values
-    bags = tokens.bags(vocabulary)
-    assert len(tokens.sets) == len(doc.blocks) == dense.shape[0] == len(bags.offsets) - 1
-    for i, held in enumerate(tokens.sets):
-        assert dense[i].tolist() == [float(t in held) for t in vocabulary]
+    vocabulary = F.Vocabulary(tuple(vocabulary))
+    sets = F.token_sets(doc)
+    dense = F.token_columns(doc, vocabulary).values
+    bags = F.token_bags(doc, vocabulary)
+    assert len(sets) == len(doc.blocks) == dense.shape[0] == len(bags.offsets) - 1
+    facts = F.tree_facts(doc)
+    for i, held in enumerate(sets):
+        chain = [doc.blocks[i].element]
+        for _ in range(2):
+            chain.append(int(facts.parents[chain[-1]]))
+        assert held == {t for element in chain for t in facts.tokens(element)}
+        assert dense[i].tolist() == [float(t in held) for t in vocabulary.tokens]
         assert bags.indices[bags.offsets[i]:bags.offsets[i + 1]].tolist() == np.flatnonzero(dense[i]).tolist()
 
 
 def test_a_block_s_tokens_are_its_element_s_and_two_ancestors_ids_and_classes():
     doc = page("<div id='outer' class='a'><div class='b c'><section id='mid'><p class='d'>Deep text</p>"
                "</section></div></div>")
-    sets = F.block_tokens(doc, F.tree_facts(doc)).sets
+    sets = F.token_sets(doc)
     assert sets[block_index(doc, "Deep text")] == {"d", "mid", "b", "c"}  # p, section, div; not the outer div
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import thresher
 from thresher import features as F, learned as L
 from thresher.algorithms import dragnet, flagship
-from thresher.blocks import build_document
+from thresher.blocks import Document, build_document
 from thresher.errors import ModelError
 from thresher.treemodel import TreeEnsemble, save
 
@@ -41,7 +41,7 @@ def stump(names: tuple[str, ...], feature: str, threshold: float, low: float, hi
 def page_features(vocabulary=()):
     doc = build_document(PAGE)
     page = L.page_features(doc, "en")
-    return doc, page, L.stage1_features(page, tuple(vocabulary))
+    return doc, page, L.stage1_features(page, F.vocabulary(tuple(vocabulary)))
 
 
 def write_model(path: Path, models: dict, vocabulary=(), threshold=0.5, **meta) -> str:
@@ -225,8 +225,8 @@ def test_stage_two_scores_only_the_blocks_stage_one_is_unsure_of():
     stage1 = stump(s1.names, "link_density", 0.5, 4.0, 0.0)  # p = 0.982 for prose, 0.5 for links
     s2_names = L.stage2_features(s1, doc, np.zeros(len(doc.blocks))).names
     stage2 = stump(s2_names, "p", 0.9, 1.0, -1.0)
-    full = L.two_stage_scores(stage1, stage2, page, (), 1.1, certain=0.0)
-    part = L.two_stage_scores(stage1, stage2, page, (), 1.1, certain=0.05)
+    full = L.two_stage_scores(stage1, stage2, page, F.vocabulary(()), 1.1, certain=0.0)
+    part = L.two_stage_scores(stage1, stage2, page, F.vocabulary(()), 1.1, certain=0.05)
     unsure = L.uncertain(full.own, 0.05)
     assert 0 < unsure.sum() < len(unsure)
     assert part.own.tolist() == full.own.tolist()
@@ -255,7 +255,7 @@ def test_guard_keeps_confident_blocks_of_the_main_run():
 
 def test_dragnet_uses_the_model_vocabulary(tmp_path):
     doc = build_document(PAGE)
-    names = L.dragnet_features(L.page_features(doc, "en"), ("menu",)).names
+    names = L.dragnet_features(L.page_features(doc, "en"), F.vocabulary(("menu",))).names
     assert names[-1] == "tok_menu" and "log_words@-1" in names and "cetr_ratio" in names
     model = write_model(tmp_path / "dragnet.npz", {"stage1": stump(names, "tok_menu", 0.5, 4.0, -4.0)},
                         vocabulary=("menu",))
@@ -350,7 +350,7 @@ def test_shipped_flagship_loads_as_a_learned_model():
     assert "stage1" in model.models
     assert 0.0 < model.threshold < 1.0
     _, page, _ = page_features()
-    s1 = L.stage1_features(page, model.vocabulary)
+    s1 = L.stage1_features(page, model.token_vocabulary)
     assert tuple(model.stage("stage1").feature_names) == s1.names
 
 
@@ -368,34 +368,54 @@ def test_cetr_cluster_is_the_cetr_algorithms_block_decision():
     assert 0.0 in column.values  # the origin cluster is not empty
 
 
-@pytest.mark.parametrize("radius", [1, 2, 5, 10])
+def paragraphs(lengths) -> Document:
+    """A page of one paragraph per length, of that many characters."""
+    return build_document("<html><body>" + "".join(f"<p>{'x' * k}</p>" for k in lengths) + "</body></html>")
+
+
+def context_columns(lengths, p) -> dict[str, np.ndarray]:
+    doc = paragraphs(lengths)
+    assert [b.char_count for b in doc.blocks] == list(lengths)
+    cols = L.context_features(doc, np.asarray(p, np.float64))
+    assert cols.values.dtype == np.float32 and cols.values.shape == (len(lengths), len(L.CONTEXT_NAMES))
+    return {name: cols.column(name) for name in cols.names}
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 40])
-def test_window_max_and_mean_are_the_nan_padded_reductions(n, radius):
-    values = np.random.default_rng(n * 31 + radius).random(n)
-    padded = np.pad(values, radius, constant_values=np.nan)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * radius + 1)
-    assert np.array_equal(L.window_max(values, radius), np.nanmax(windows, axis=1))
-    assert np.allclose(L.window_mean(values, radius), np.nanmean(windows, axis=1), rtol=0, atol=1e-15)
+def test_window_max_and_mean_are_the_nan_padded_reductions(n):
+    values = np.random.default_rng(n * 31).random(n)
+    cols = context_columns([5] * n, values)
+    for radius in (2, 5, 10):
+        padded = np.pad(values, radius, constant_values=np.nan)
+        windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * radius + 1)
+        assert np.array_equal(cols[f"p_max_{radius}"], np.nanmax(windows, axis=1).astype(np.float32))
+        assert np.allclose(cols[f"p_mean_{radius}"], np.nanmean(windows, axis=1), rtol=0, atol=1e-7)
 
 
-def test_windows_of_no_blocks_are_empty():
-    assert L.window_max(np.zeros(0), 3).shape == (0,)
-    assert L.window_mean(np.zeros(0), 3).shape == (0,)
+def test_context_of_no_blocks_is_empty():
+    doc = build_document("<p></p>")
+    assert L.context_features(doc, np.zeros(0)).values.shape == (0, len(L.CONTEXT_NAMES))
+    with pytest.raises(ValueError, match="one score per block"):
+        L.context_features(paragraphs([3]), np.zeros(2))
 
 
 @pytest.mark.parametrize("weights,span", [
-    ([], (-1, -1)), ([-1.0, -2.0], (-1, -1)), ([0.0, 0.0], (-1, -1)),
+    ([-1.0, -2.0], (-1, -1)), ([0.0, 0.0], (-1, -1)),
     ([1.0, -5.0, 3.0, -1.0, 2.0, -9.0, 1.0], (2, 4)),  # 3 - 1 + 2 = 4 beats every other stretch
     ([2.0, -1.0, 2.0], (0, 2)), ([5.0, -6.0, 4.0], (0, 0)),
 ])
-def test_best_run_is_the_largest_positive_stretch(weights, span):
-    assert L.best_run(weights) == span
+def test_the_main_run_is_the_largest_positive_stretch(weights, span):
+    # two characters a block: block i weighs (p - 0.5) * 2 = weights[i]
+    p = 0.5 + np.array(weights) / 2
+    member = context_columns([2] * len(weights), p)["run_member"]
+    first, last = span
+    assert np.flatnonzero(member).tolist() == (list(range(first, last + 1)) if first >= 0 else [])
 
 
 def test_run_columns_place_blocks_against_the_main_run():
     p = np.array([0.9, 0.1, 0.9, 0.9, 0.8, 0.1, 0.1, 0.7])
-    chars = np.array([10.0, 100, 100, 100, 100, 50, 50, 10])
-    cols = L.run_columns(p, chars)  # the run is blocks 2-4: the menu (0) and the teaser (7) lie outside
+    cols = context_columns([10, 100, 100, 100, 100, 50, 50, 10], p)
+    # the run is blocks 2-4: the menu (0) and the teaser (7) lie outside
     assert cols["run_member"].tolist() == [0, 0, 1, 1, 1, 0, 0, 0]
     assert cols["run_distance"].tolist() == pytest.approx(
         [-np.log1p(2), -np.log1p(1), 0, 0, 0, np.log1p(1), np.log1p(2), np.log1p(3)])
@@ -403,13 +423,26 @@ def test_run_columns_place_blocks_against_the_main_run():
 
 
 def test_run_columns_without_a_confident_block_are_zero():
-    cols = L.run_columns(np.array([0.2, 0.4]), np.array([10.0, 10.0]))
-    assert all(v.tolist() == [0.0, 0.0] for v in cols.values())
+    cols = context_columns([10, 10], [0.2, 0.4])
+    assert all(cols[name].tolist() == [0.0, 0.0] for name in ("run_member", "run_distance", "run_share"))
+
+
+def test_context_columns_around_in_the_tree_and_on_the_page():
+    doc = build_document("<html><body><div><p>aaaaaaaaaa</p><p>bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb</p></div>"
+                         "<p>cccccccccc</p></body></html>")
+    p = np.array([0.2, 0.6, 1.0])
+    cols = L.context_features(doc, p)
+    col = {name: cols.column(name).tolist() for name in cols.names}
+    assert col["p@-1"] == pytest.approx([0.0, 0.2, 0.6]) and col["p@+2"] == pytest.approx([1.0, 0.0, 0.0])
+    assert col["p_anc1"] == pytest.approx([0.5, 0.5, (0.2 * 10 + 0.6 * 30 + 10) / 50])  # the div's, then the body's
+    assert col["p_page_mean"] == pytest.approx([30 / 50] * 3)
+    assert col["p_page_kept_share"] == pytest.approx([40 / 50] * 3)
+    assert col["p_rel_max"] == pytest.approx([0.2, 0.6, 1.0])
 
 
 def test_stage1_layout_with_and_without_readabilitys_candidate_columns():
     _, page, with_candidates = page_features()
-    without = L.stage1_features(page, (), candidates=False)
+    without = L.stage1_features(page, F.vocabulary(()), candidates=False)
     assert with_candidates.names == page.base.names + page.candidates.names
     assert without.names == page.base.names
     assert L.reads_candidates(stump(with_candidates.names, "rd_in_top", 0.5, -1.0, 1.0))
@@ -419,10 +452,10 @@ def test_stage1_layout_with_and_without_readabilitys_candidate_columns():
 def test_a_model_trained_before_the_candidate_columns_still_scores(tmp_path):
     """A stage-1 model laid out as base features + tokens (no candidate columns) is read in its own layout."""
     _, page, _ = page_features()
-    names = L.stage1_features(page, (), candidates=False).names
+    names = L.stage1_features(page, F.vocabulary(()), candidates=False).names
     model = write_model(tmp_path / "old.npz", {"stage1": stump(names, "link_density", 0.5, 4.0, -4.0)})
     with_candidates = write_model(tmp_path / "new.npz", {"stage1": stump(
-        L.stage1_features(page, ()).names, "link_density", 0.5, 4.0, -4.0)})
+        L.stage1_features(page, F.vocabulary(())).names, "link_density", 0.5, 4.0, -4.0)})
     assert kept_texts(model) == kept_texts(with_candidates)
     assert kept_texts(model)  # the stump keeps the prose
 

@@ -15,7 +15,7 @@ pytest.importorskip("lightgbm", reason="training tests need the 'train' extra (l
 pytest.importorskip("sklearn", reason="training tests need the 'train' extra (scikit-learn)")
 
 import thresher  # noqa: E402
-from thresher import learned as L  # noqa: E402
+from thresher import features as F, learned as L  # noqa: E402
 from thresher.algorithms.flagship import Params  # noqa: E402
 from thresher.blocks import build_document  # noqa: E402
 from thresher.errors import ModelError, ThresherError  # noqa: E402
@@ -171,7 +171,7 @@ def test_group_folds_on_prepared_pages(pages):
 def vocab_page(domain: str, content_tokens: set[str], boiler_tokens: set[str]):
     tokens = [content_tokens, boiler_tokens]
     return SimpleNamespace(domain=domain, labels=np.array([True, False]),
-                           features=SimpleNamespace(tokens=SimpleNamespace(sets=tokens)))
+                           features=SimpleNamespace(token_sets=tokens))
 
 
 def test_select_vocabulary_respects_min_domains():
@@ -205,10 +205,10 @@ def test_frequent_tokens_are_every_token_on_enough_domains_whatever_the_labels()
 def test_a_model_file_without_a_network_vocabulary_gives_its_network_the_trees_vocabulary():
     """Files written before the network had its own token list (session 11's thresher-accurate)."""
     old = L.LearnedModel({"network": "net"}, ("menu", "story"), 0.5, {"network_weight": 0.5})
-    assert old.network == L.Network("net", ("menu", "story"), 0.5)
+    assert old.network == L.Network("net", F.Vocabulary(("menu", "story")), 0.5)
     new = L.LearnedModel({"network": "net"}, ("story",), 0.5, {"network_weight": 0.25,
                                                                  "network_vocabulary": ["a", "b"]})
-    assert new.network == L.Network("net", ("a", "b"), 0.25)
+    assert new.network == L.Network("net", F.Vocabulary(("a", "b")), 0.25)
     assert L.LearnedModel({}, ("story",), 0.5, {"network_weight": 0.5}).network is None
 
 
@@ -330,13 +330,13 @@ def test_two_stage2_models_average_the_single_model_with_a_reseeded_twin(pages, 
         patch.setattr(T, "pruned", lambda trained: trained)
         one = T.train_flagship_models(pages, SMALL)
         two = T.train_flagship_models(pages, dataclasses.replace(SMALL, stage2_models=2))
-    twin = T.fit_stage2(pages, one.vocabulary, dataclasses.replace(SMALL, seed=SMALL.seed + 1), T.fit_trees)
+    twin = T.fit_stage2(pages, F.vocabulary(one.vocabulary), dataclasses.replace(SMALL, seed=SMALL.seed + 1), T.fit_trees)
     assert two.vocabulary == one.vocabulary
     assert np.array_equal(two.stage1.threshold, one.stage1.threshold)  # stage 1 is not touched
     assert len(two.stage2.roots) == len(one.stage2.roots) + len(twin.roots)
     assert not np.array_equal(twin.value, one.stage2.value)  # the twin's seeds make other trees
     for page in pages[:3]:
-        s1 = L.stage1_features(page.features, one.vocabulary)
+        s1 = L.stage1_features(page.features, F.vocabulary(one.vocabulary))
         x = L.stage2_features(s1, page.features.doc, T.probability(one.stage1, s1.values)).values
         np.testing.assert_allclose(two.stage2.margin(x), (one.stage2.margin(x) + twin.margin(x)) / 2)
 
@@ -406,7 +406,7 @@ def test_train_accurate_adds_a_network_that_the_extractor_averages_in(pages, tmp
     network = L.load_learned(str(out)).network
     assert meta["network_weight"] == 0.5 and network.weight == 0.5
     # the network's token columns are every token on enough domains, not the trees' (pruned) vocabulary
-    assert network.vocabulary == T.frequent_tokens(pages, p.min_token_domains) == tuple(meta["network_vocabulary"])
+    assert network.vocabulary.tokens == T.frequent_tokens(pages, p.min_token_domains) == tuple(meta["network_vocabulary"])
     assert models["network"].feature_names == L.network_features(pages[0].features, network.vocabulary).names
     read = models["stage1"].read_features() | models["stage2"].read_features()
     assert all(token_name(t) in read for t in meta["vocabulary"])  # the trees' vocabulary is still pruned
@@ -427,23 +427,23 @@ def test_network_scores_are_averaged_with_the_guarded_tree_scores(pages):
     trained = T.train_flagship_models(pages, p)
     page = pages[0].features
     assert trained.network.weight == 0.25
-    s = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7, trained.network,
-                           Params().certain)
+    vocabulary = F.vocabulary(trained.vocabulary)
+    s = L.two_stage_scores(trained.stage1, trained.stage2, page, vocabulary, 0.7, trained.network, Params().certain)
     np.testing.assert_allclose(s.final, 0.75 * s.guarded + 0.25 * s.network)
-    plain = L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, 0.7, None, Params().certain)
+    plain = L.two_stage_scores(trained.stage1, trained.stage2, page, vocabulary, 0.7, None, Params().certain)
     assert plain.network is None and np.array_equal(plain.final, s.guarded)
     assert np.array_equal(T.predict(trained, page), s.final)
     # the network reads the page's tokens as bags; the dense columns give the same scores
-    assert L.reads_base_and_bags(trained.network.model, page.base.names, trained.network.vocabulary)
+    assert L.reads_base_and_bags(trained.network.model, page.base.names, trained.network.vocabulary.tokens)
     dense = L.score_stage(trained.network.model, L.network_features(page, trained.network.vocabulary))
     np.testing.assert_allclose(s.network, dense, rtol=1e-5, atol=1e-6)
     # the bags are read by name, so the column order of the file does not matter
     model = trained.network.model
     moved = dataclasses.replace(model, feature_names=model.token_columns + model.numeric_names)
-    assert L.reads_base_and_bags(moved, page.base.names, trained.network.vocabulary)
+    assert L.reads_base_and_bags(moved, page.base.names, trained.network.vocabulary.tokens)
     np.testing.assert_array_equal(L.network_scores(trained.network._replace(model=moved), page), s.network)
     # a network whose inputs are not this thresher's features goes through the checked dense path
     other = dataclasses.replace(model, feature_names=("renamed",) + model.feature_names[1:])
-    assert not L.reads_base_and_bags(other, page.base.names, trained.network.vocabulary)
+    assert not L.reads_base_and_bags(other, page.base.names, trained.network.vocabulary.tokens)
     with pytest.raises(ModelError, match="retrain"):
         L.network_scores(trained.network._replace(model=other), page)

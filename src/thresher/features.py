@@ -255,103 +255,37 @@ def dom_context(doc: Document, facts: TreeFacts) -> Columns:
 
 
 @dataclass(frozen=True)
-class BlockTokens:
-    """The id/class tokens of each block: those of its element and of that element's first
-    ancestors (``chain[i]``: the block's element, its parent, ...; the root is its own parent).
+class Vocabulary:
+    """A model's id/class token vocabulary: the tokens its columns stand for, in column order.
+    Built once per model (:attr:`thresher.learned.LearnedModel.token_vocabulary`); the core's
+    lookup table and the column names are made on first use and kept."""
 
-    Kept as the page's element-level token table, from which the models' inputs are built
-    with numpy: :meth:`columns` (0/1 columns over a vocabulary, for the trees), :meth:`bags`
-    (the same, sparse, for the sequence network) and :attr:`sets` (what training counts).
-    """
-
-    chain: np.ndarray  # (blocks, levels) element indices
-    id_slot: np.ndarray  # per element: its id value's position in ``values``
-    class_slot: np.ndarray
-    tokens_of: dict  # the page's distinct id and class values (None among them) -> their tokens
+    tokens: tuple[str, ...]
 
     def __len__(self) -> int:
-        return len(self.chain)
+        return len(self.tokens)
 
     @cached_property
-    def values(self) -> tuple:
-        """The distinct id and class values, in the order the slots number them."""
-        return tuple(self.tokens_of)
+    def native(self) -> "_core.Vocabulary":
+        """The table the core looks tokens up in (a token listed twice: its last column)."""
+        return _core.Vocabulary(list(self.tokens))
 
     @cached_property
-    def slots(self) -> np.ndarray:
-        """(blocks, 2 * levels): the slot of each chain element's id value, then of each one's class value."""
-        return np.concatenate([self.id_slot[self.chain], self.class_slot[self.chain]], axis=1)
-
-    @cached_property
-    def sets(self) -> list[set[str]]:
-        """Per block, the set of its tokens."""
-        tokens = list(self.tokens_of.values())
-        return [{t for slot in row for t in tokens[slot]} for row in self.slots.tolist()]
-
-    def columns(self, vocabulary: tuple[str, ...]) -> "Columns":
-        """One 0/1 column per vocabulary token: does the block hold it."""
-        blocks, positions = self._pairs(vocabulary)
-        matrix = np.zeros((len(self), len(vocabulary)), np.float32)
-        matrix[blocks, positions] = 1.0
-        return Columns(token_names(vocabulary), matrix)
-
-    def bags(self, vocabulary: tuple[str, ...]) -> "TokenBags":
-        """:meth:`columns` stored sparsely (see :class:`TokenBags`)."""
-        blocks, positions = self._pairs(vocabulary)
-        width = max(1, len(vocabulary))
-        keys = blocks * width + positions
-        keys.sort()  # by block, then position
-        keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) else keys  # repeats gone
-        offsets = np.searchsorted(keys, np.arange(len(self) + 1) * width)
-        return TokenBags(keys % width, offsets.astype(np.int64))
-
-    @cached_property
-    def _on_chains(self) -> tuple[list[list[str]], np.ndarray]:
-        """The token lists of the distinct values on some block's chain, and :attr:`slots`
-        (flattened) numbering those values instead of all of them. Shared by every vocabulary
-        a page is read with (the trees' and the network's)."""
-        on_chain = np.zeros(len(self.values), bool)
-        on_chain[self.slots] = True
-        tokens = list(self.tokens_of.values())
-        used = [tokens[u] for u in np.flatnonzero(on_chain).tolist()]
-        return used, (np.cumsum(on_chain) - 1)[self.slots].ravel()
-
-    def _pairs(self, vocabulary: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """(block, vocabulary position) for every token occurrence on a block's chain (repeats
-        included). Each distinct id/class value on some chain is looked up once; the rest is numpy."""
-        used, slots = self._on_chains
-        lengths, flat = _known_positions(used, vocabulary)
-        take = lengths[slots]
-        blocks = np.repeat(np.repeat(np.arange(len(self)), self.chain.shape[1] * 2), take)
-        return blocks, flat[_ragged_positions(np.cumsum(lengths) - lengths, slots, take)]
+    def names(self) -> tuple[str, ...]:
+        return token_names(self.tokens)
 
 
-def _known_positions(token_lists: list[list[str]], vocabulary: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """For each list, how many of its tokens the vocabulary holds, and their positions in it,
-    list after list."""
-    counts = np.fromiter(map(len, token_lists), np.int64, count=len(token_lists))
-    every = np.fromiter(map(token_index(vocabulary).get, iter_chain.from_iterable(token_lists), repeat(-1)),
-                        np.int64, count=int(counts.sum()))
-    known = every >= 0
-    return np.bincount(np.repeat(np.arange(len(counts)), counts)[known], minlength=len(counts)), every[known]
+@lru_cache(maxsize=16)
+def vocabulary(tokens: tuple[str, ...]) -> Vocabulary:
+    """The :class:`Vocabulary` of ``tokens`` (memoised per tuple, for callers that hold a
+    tuple: training, tests)."""
+    return Vocabulary(tokens)
 
 
-def _ragged_positions(starts: np.ndarray, picks: np.ndarray, take: np.ndarray) -> np.ndarray:
-    """Positions starts[p], starts[p] + 1, ..., starts[p] + take[k] - 1 for each k (p = picks[k]), in order."""
-    first = np.repeat(starts[picks] - (np.cumsum(take) - take), take)
-    return first + np.arange(int(take.sum()))
-
-
-def block_tokens(doc: Document, facts: TreeFacts, levels: int = 3) -> BlockTokens:
-    """id/class tokens of each block's element and its first ``levels`` - 1 ancestors."""
-    links = [np.asarray(doc.numbers.element, np.int64).reshape(len(doc.blocks))]
-    for _ in range(levels - 1):
-        links.append(facts.parents[links[-1]])
-    return BlockTokens(np.stack(links, axis=1), facts.id_slot, facts.class_slot, facts.tokens_of)
-
-
-def token_columns(tokens: BlockTokens, vocabulary: tuple[str, ...]) -> Columns:
-    return tokens.columns(vocabulary)
+def token_columns(doc: Document, vocabulary: Vocabulary) -> Columns:
+    """One 0/1 column per vocabulary token: does the block's element or one of its two first
+    ancestors hold the token in its id or class (``crates/core/src/features/tokens.rs``)."""
+    return Columns(vocabulary.names, doc.native.token_columns(vocabulary.native, _tree_params()))
 
 
 class TokenBags(NamedTuple):
@@ -362,17 +296,16 @@ class TokenBags(NamedTuple):
     offsets: np.ndarray  # int64, one more than there are blocks
 
 
-def token_bags(tokens: BlockTokens, vocabulary: tuple[str, ...]) -> TokenBags:
+def token_bags(doc: Document, vocabulary: Vocabulary) -> TokenBags:
     """:func:`token_columns` without the dense matrix: for a wide vocabulary (the sequence
     network reads 1,469 tokens) most of that matrix is zeros that cost time to write and read."""
-    return tokens.bags(vocabulary)
+    return TokenBags(*doc.native.token_bags(vocabulary.native, _tree_params()))
 
 
-@lru_cache(maxsize=16)
-def token_index(vocabulary: tuple[str, ...]) -> dict[str, int]:
-    """Each token's column in ``vocabulary`` (memoised per vocabulary, like :func:`token_names`).
-    Callers must not change the dict."""
-    return {t: j for j, t in enumerate(vocabulary)}
+def token_sets(doc: Document) -> list[set[str]]:
+    """Per block, the set of the id/class tokens its token columns can hold (what training
+    counts to choose a vocabulary)."""
+    return [set(held) for held in doc.native.block_tokens(_tree_params())]
 
 
 @lru_cache(maxsize=16)

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _core
 from . import features as F
 from .algorithms import cetr as C
 from .blocks import Document
@@ -44,7 +45,6 @@ class PageFeatures:
     """Everything a learned model needs from one page, before the token vocabulary is applied."""
 
     base: F.Columns
-    tokens: F.BlockTokens  # per block: the id/class tokens on the element and its 2 ancestors
     doc: Document
     facts: F.TreeFacts
 
@@ -52,7 +52,12 @@ class PageFeatures:
     def candidates(self) -> F.Columns:
         """Readability's candidate columns (:func:`thresher.candidates.candidate_columns`),
         computed when first read: the flagship's stage 1 reads them, Dragnet does not."""
-        return candidate_columns(self.doc, self.facts)
+        return candidate_columns(self.doc)
+
+    @cached_property
+    def token_sets(self) -> list[set[str]]:
+        """Per block: the id/class tokens on its element and 2 ancestors (what training counts)."""
+        return F.token_sets(self.doc)
 
 
 def page_features(doc: Document, language: str) -> PageFeatures:
@@ -62,7 +67,7 @@ def page_features(doc: Document, language: str) -> PageFeatures:
     own = F.concat([shallow, context, F.cetr(doc), F.page_level(doc, shallow), F.page_structure(doc),
                     F.template_paths(doc, facts)])
     base = F.concat([own, F.neighbours(own)])
-    return PageFeatures(base, F.block_tokens(doc, facts), doc, facts)
+    return PageFeatures(base, doc, facts)
 
 
 def cetr_cluster(doc: Document) -> F.Columns:
@@ -74,7 +79,7 @@ def cetr_cluster(doc: Document) -> F.Columns:
     return F.Columns(("cetr_cluster",), C.is_content(clustering).astype(np.float32)[:, None])
 
 
-def dragnet_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Columns:
+def dragnet_features(page: PageFeatures, vocabulary: F.Vocabulary) -> F.Columns:
     """Dragnet's feature set: shallow text of prev/curr/next, CETR (ratio, derivative and
     k-means cluster), and selected id/class tokens."""
     base = page.base
@@ -82,14 +87,14 @@ def dragnet_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Colum
                     base.values[:, [base.names.index(c) for c in DRAGNET_NEIGHBOURS + ("cetr_ratio", "cetr_derivative")]])
     shallow = F.Columns(DRAGNET_NEIGHBOURS, own.values[:, :len(DRAGNET_NEIGHBOURS)])
     return F.concat([own, cetr_cluster(page.doc), F.neighbours(shallow, DRAGNET_NEIGHBOURS, (-1, 1)),
-                     F.token_columns(page.tokens, vocabulary)])
+                     F.token_columns(page.doc, vocabulary)])
 
 
-def stage1_features(page: PageFeatures, vocabulary: tuple[str, ...], candidates: bool = True) -> F.Columns:
+def stage1_features(page: PageFeatures, vocabulary: F.Vocabulary, candidates: bool = True) -> F.Columns:
     """The base features, Readability's candidate columns (unless ``candidates`` is false: the
     layout of models trained before they existed) and the vocabulary's token columns."""
     groups = [page.base, page.candidates] if candidates else [page.base]
-    return F.concat([*groups, F.token_columns(page.tokens, vocabulary)])
+    return F.concat([*groups, F.token_columns(page.doc, vocabulary)])
 
 
 def reads_candidates(stage1: Model) -> bool:
@@ -98,99 +103,31 @@ def reads_candidates(stage1: Model) -> bool:
     return CANDIDATE_NAMES[0] in stage1.feature_names
 
 
-def network_features(page: PageFeatures, vocabulary: tuple[str, ...]) -> F.Columns:
+def network_features(page: PageFeatures, vocabulary: F.Vocabulary) -> F.Columns:
     """The sequence network's inputs: the base features and the vocabulary's token columns
     (what :meth:`thresher.seqmodel.SequenceNet.margin_bags` reads without the dense matrix)."""
-    return F.concat([page.base, F.token_columns(page.tokens, vocabulary)])
+    return F.concat([page.base, F.token_columns(page.doc, vocabulary)])
 
 
 # ------------------------------------------------------------------ stage 2
 
-def window_max(values: np.ndarray, radius: int) -> np.ndarray:
-    """Largest value within ``radius`` positions (the edges see only the blocks that exist)."""
-    return _window_reduce(values, radius, -np.inf, np.maximum)
-
-
-def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
-    """Mean over the blocks within ``radius`` positions (the edges average fewer blocks)."""
-    i = np.arange(len(values))
-    counts = np.minimum(len(values) - 1, i + radius) - np.maximum(0, i - radius) + 1
-    return _window_reduce(values, radius, 0.0, np.add) / counts
-
-
-def _window_reduce(values: np.ndarray, radius: int, fill: float, ufunc: np.ufunc) -> np.ndarray:
-    """``ufunc`` over each window of ``2 * radius + 1`` positions, one shifted pass per offset
-    (positions past the edges hold ``fill``): a few microseconds a call, where a strided
-    window view costs about 30 in overhead alone."""
-    n = len(values)
-    padded = F.pad_ends(np.asarray(values, np.float64), radius, fill)
-    out = padded[:n].copy()
-    for offset in range(1, 2 * radius + 1):
-        ufunc(out, padded[offset:offset + n], out=out)
-    return out
+CONTEXT_NAMES: tuple[str, ...] = tuple(_core.CONTEXT_COLUMNS)
 
 
 def context_features(doc: Document, p: np.ndarray) -> F.Columns:
-    """Stage-1 scores around each block: in reading order, in its ancestors' subtrees, on the page."""
-    n = len(p)
-    chars = doc.numbers.chars
-    cols: dict[str, np.ndarray] = {"p": p}
-    for offset in (-3, -2, -1, 1, 2, 3):
-        cols[f"p@{offset:+d}"] = F.shift(p, offset)
-    for radius in (2, 5, 10):
-        cols[f"p_max_{radius}"] = window_max(p, radius)
-        cols[f"p_mean_{radius}"] = window_mean(p, radius)
-    cum_pc = np.concatenate([[0.0], np.cumsum(p * chars)])
-    cum_c = np.concatenate([[0.0], np.cumsum(chars)])
-    els = doc.elements
-    first, end = els.arrays.first_blocks, els.arrays.end_blocks
-    weighted = (cum_pc[end] - cum_pc[first]) / np.maximum(1.0, cum_c[end] - cum_c[first])
-    parents = els.arrays.parents
-    up = np.where(parents < 0, np.arange(len(parents)), parents)  # the root is its own parent
-    element = doc.numbers.element
-    for level in range(0, 5):
-        cols[f"p_anc{level}"] = weighted[element]
-        element = up[element]
-    total = max(1.0, chars.sum())
-    page_mean = float((p * chars).sum() / total)
-    cols["p_page_mean"] = np.full(n, page_mean)
-    cols["p_page_max"] = np.full(n, float(p.max()) if n else 0.0)
-    cols["p_page_kept_share"] = np.full(n, float(chars[p > 0.5].sum() / total))
-    cols["p_rel_max"] = p / max(1e-6, float(p.max()) if n else 1.0)
-    cols.update(run_columns(p, chars))
-    names = tuple(cols)
-    return F.Columns(names, np.column_stack([cols[k] for k in names]).astype(np.float32))
+    """Stage-1 scores around each block (``crates/core/src/features/stage2.rs``): in reading
+    order (``p@k``: the block k away; ``p_max_r``, ``p_mean_r``: within r blocks), in its
+    ancestors' subtrees (``p_anc{l}``: the character-weighted mean over the subtree of the
+    block's element's l-th ancestor), on the page (character-weighted mean, maximum, share of
+    characters above 0.5, the block's score over the maximum), and against the page's main run.
 
-
-def best_run(weights: list[float]) -> tuple[int, int]:
-    """First and last index of the contiguous run with the largest positive sum ((-1, -1): none)."""
-    best, span = 0.0, (-1, -1)
-    total, start = 0.0, 0
-    for i, weight in enumerate(weights):
-        if total <= 0.0:
-            total, start = 0.0, i
-        total += weight
-        if total > best:
-            best, span = total, (start, i)
-    return span
-
-
-def run_columns(p: np.ndarray, chars: np.ndarray, level: float = 0.5) -> dict[str, np.ndarray]:
-    """Where each block lies against the page's main run: the stretch of reading order
-    whose text is most confidently content (largest sum of (p - level) x characters).
-
-    A related-articles list after an article, or a menu before it, lies outside the
-    run however content-like its own blocks look.
+    The main run is the stretch of reading order whose text is most confidently content
+    (largest sum of (p - 0.5) x characters): ``run_member``, ``run_distance`` (signed log of
+    the blocks to it) and ``run_share`` (its share of the page's characters). A
+    related-articles list after an article, or a menu before it, lies outside the run however
+    content-like its own blocks look.
     """
-    n = len(p)
-    first, last = best_run(((p - level) * chars).tolist())
-    if first < 0:
-        return {"run_member": np.zeros(n), "run_distance": np.zeros(n), "run_share": np.zeros(n)}
-    i = np.arange(n)
-    offset = np.where(i < first, i - first, np.where(i > last, i - last, 0))
-    share = float(chars[first:last + 1].sum()) / max(1.0, float(chars.sum()))
-    return {"run_member": (offset == 0).astype(np.float64),
-            "run_distance": np.sign(offset) * np.log1p(np.abs(offset)), "run_share": np.full(n, share)}
+    return F.Columns(CONTEXT_NAMES, doc.native.context_features(np.asarray(p, np.float64)))
 
 
 def stage2_features(stage1: F.Columns, doc: Document, p: np.ndarray) -> F.Columns:
@@ -231,7 +168,7 @@ class Network(NamedTuple):
     hold (its own list, beside the base features) and its share of the final scores."""
 
     model: Model
-    vocabulary: tuple[str, ...]
+    vocabulary: F.Vocabulary
     weight: float
 
 
@@ -249,8 +186,8 @@ def network_scores(network: Network | None, page: PageFeatures) -> np.ndarray | 
     if network is None:
         return None
     model = network.model
-    if isinstance(model, SequenceNet) and reads_base_and_bags(model, page.base.names, network.vocabulary):
-        bags = F.token_bags(page.tokens, network.vocabulary)
+    if isinstance(model, SequenceNet) and reads_base_and_bags(model, page.base.names, network.vocabulary.tokens):
+        bags = F.token_bags(page.doc, network.vocabulary)
         return sigmoid(model.margin_bags(page.base.select(model.numeric_names), bags.indices, bags.offsets))
     return score_stage(model, network_features(page, network.vocabulary))
 
@@ -269,7 +206,7 @@ def tokens_match(token_columns: tuple[str, ...], vocabulary: tuple[str, ...]) ->
     return token_columns == F.token_names(vocabulary)
 
 
-def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vocabulary: tuple[str, ...],
+def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vocabulary: F.Vocabulary,
                      confident: float, network: Network | None = None, certain: float = 0.0) -> StageScores:
     """The flagship's scores. Without a stage-2 model every stage's are stage 1's; a
     ``network`` is averaged in with its weight. Stage 2 scores only the blocks whose stage-1
@@ -317,11 +254,16 @@ class LearnedModel:
     def network(self) -> Network | None:
         """The file's sequence network, if it has one. Its token columns are the file's
         ``network_vocabulary`` (files without that entry share the trees' vocabulary). Built once
-        per loaded model: every page then looks its 1,469 tokens up through the same tuple."""
+        per loaded model: every page then looks its tokens up through the same native table."""
         if "network" not in self.models:
             return None
-        vocabulary = tuple(self.meta.get("network_vocabulary", self.vocabulary))
+        vocabulary = F.Vocabulary(tuple(self.meta.get("network_vocabulary", self.vocabulary)))
         return Network(self.models["network"], vocabulary, float(self.meta.get("network_weight", 0.0)))
+
+    @cached_property
+    def token_vocabulary(self) -> F.Vocabulary:
+        """The trees' token vocabulary, built once per loaded model."""
+        return F.Vocabulary(self.vocabulary)
 
     @property
     def decoding(self) -> str:

@@ -20,12 +20,13 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use thresher_core::document::{self, held_attributes, Document};
 use thresher_core::dom::Dom;
-use thresher_core::features::tree::{self, TreeParams};
-use thresher_core::features::{overlap, shallow};
+use thresher_core::features::tree::{self, TreeFacts, TreeParams};
+use thresher_core::features::{candidates, overlap, shallow, stage2, tokens};
 use thresher_core::filters;
 use thresher_core::seqnet::{SeqNet, Sizes};
 use thresher_core::trees::{CompleteEnsemble, Ensemble, SplitValue, TreeError};
@@ -120,12 +121,48 @@ struct Page {
     doc: Document,
     /// Whether the Python document holds every element's attributes (see `build_document`).
     attributes: bool,
+    /// The tree facts, computed once (with the parameters whose id is kept beside them).
+    facts: OnceLock<(u64, Arc<TreeFacts>)>,
 }
+
+impl Page {
+    fn new(dom: Arc<Dom>, doc: Document, attributes: bool) -> Self {
+        Page {
+            dom,
+            doc,
+            attributes,
+            facts: OnceLock::new(),
+        }
+    }
+
+    /// The tree facts under `params`: computed on first use and kept (facts under other
+    /// parameters are computed each time).
+    fn facts(&self, params: &TreeFactsParams) -> Arc<TreeFacts> {
+        let compute = || {
+            Arc::new(tree::tree_facts(
+                &self.dom,
+                &self.doc,
+                self.attributes,
+                &params.params,
+            ))
+        };
+        let (id, facts) = self.facts.get_or_init(|| (params.id, compute()));
+        if *id == params.id {
+            Arc::clone(facts)
+        } else {
+            compute()
+        }
+    }
+}
+
+/// Numbers each `TreeFactsParams` built, so a page knows which its kept facts came from.
+static PARAMS_BUILT: AtomicU64 = AtomicU64::new(0);
 
 /// The constants the tree facts are computed with, built once.
 #[pyclass(frozen, module = "thresher._core")]
 struct TreeFactsParams {
     params: TreeParams,
+    id: u64,
 }
 
 #[pymethods]
@@ -145,6 +182,7 @@ impl TreeFactsParams {
                 positive_cues: positive_cues.into_iter().collect(),
                 max_cue_distance,
             },
+            id: PARAMS_BUILT.fetch_add(1, Ordering::Relaxed),
         }
     }
 }
@@ -168,6 +206,33 @@ impl CommentWords {
             },
         }
     }
+}
+
+/// A model's id/class token vocabulary (each token's column), built once per model.
+#[pyclass(frozen, module = "thresher._core")]
+struct Vocabulary {
+    vocabulary: tokens::Vocabulary,
+}
+
+#[pymethods]
+impl Vocabulary {
+    #[new]
+    fn new(tokens: Vec<String>) -> Self {
+        Vocabulary {
+            vocabulary: tokens::Vocabulary::new(&tokens),
+        }
+    }
+
+    fn __len__(&self) -> usize {
+        self.vocabulary.len()
+    }
+}
+
+/// The Readability pattern groups an id or class value matches, as bits (unlikely 1,
+/// maybe-candidate 2, positive 4, negative 8).
+#[pyfunction]
+fn readability_pattern_bits(value: &str) -> u8 {
+    candidates::pattern_bits(value)
 }
 
 /// A stop list, lower-cased words, built once per language.
@@ -210,11 +275,11 @@ impl Page {
         if keep.len() != self.doc.blocks.len() {
             return Err(PyValueError::new_err("keep needs one value per block"));
         }
-        Ok(Page {
-            dom: Arc::clone(&self.dom),
-            doc: self.doc.keep_blocks(keep),
-            attributes: self.attributes,
-        })
+        Ok(Page::new(
+            Arc::clone(&self.dom),
+            self.doc.keep_blocks(keep),
+            self.attributes,
+        ))
     }
 
     /// Per element: it or an ancestor names a comment section (a bool array).
@@ -235,8 +300,7 @@ impl Page {
         py: Python<'py>,
         params: &TreeFactsParams,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let facts =
-            py.detach(|| tree::tree_facts(&self.dom, &self.doc, self.attributes, &params.params));
+        let facts = py.detach(|| self.facts(params));
         let n = self.doc.len();
         let out = PyDict::new(py);
         for (name, column) in [
@@ -338,6 +402,77 @@ impl Page {
         PyTuple::new(py, columns)
     }
 
+    // ---- Readability's candidates, id/class tokens, stage 2's context (features/candidates.rs,
+    // features/tokens.rs, features/stage2.rs)
+
+    /// Readability's candidate columns (``CANDIDATE_COLUMNS``), float32, one row per block.
+    fn candidate_columns<'py>(
+        &self,
+        py: Python<'py>,
+        params: &TreeFactsParams,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let values =
+            py.detach(|| candidates::candidate_columns(&self.dom, &self.doc, &self.facts(params)));
+        PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), candidates::NAMES.len()])
+    }
+
+    /// One 0/1 float32 column per token of ``vocabulary``: does the block's element or one of
+    /// its two first ancestors hold the token in its id or class.
+    fn token_columns<'py>(
+        &self,
+        py: Python<'py>,
+        vocabulary: &Vocabulary,
+        params: &TreeFactsParams,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let values = py.detach(|| {
+            tokens::token_columns(&self.doc, &self.facts(params), &vocabulary.vocabulary)
+        });
+        PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), vocabulary.vocabulary.len()])
+    }
+
+    /// ``token_columns`` stored sparsely: ``(indices, offsets)`` (int64), block i holding the
+    /// columns ``indices[offsets[i]:offsets[i + 1]]``, ascending.
+    fn token_bags<'py>(
+        &self,
+        py: Python<'py>,
+        vocabulary: &Vocabulary,
+        params: &TreeFactsParams,
+    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
+        let (indices, offsets) = py
+            .detach(|| tokens::token_bags(&self.doc, &self.facts(params), &vocabulary.vocabulary));
+        (
+            PyArray1::from_vec(py, indices),
+            PyArray1::from_vec(py, offsets),
+        )
+    }
+
+    /// Per block, the distinct id/class tokens of its element and its two first ancestors.
+    fn block_tokens(&self, py: Python<'_>, params: &TreeFactsParams) -> Vec<Vec<String>> {
+        py.detach(|| {
+            let facts = self.facts(params);
+            tokens::block_tokens(&self.doc, &facts)
+                .into_iter()
+                .map(|held| held.into_iter().map(str::to_owned).collect())
+                .collect()
+        })
+    }
+
+    /// Stage 2's context columns (``CONTEXT_COLUMNS``), float32, one row per block, of the
+    /// stage-1 scores ``p`` (one per block).
+    fn context_features<'py>(
+        &self,
+        py: Python<'py>,
+        p: PyReadonlyArray1<'py, f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let p: Vec<f64> = p.as_array().iter().copied().collect();
+        let values = py
+            .detach(|| stage2::context_features(&self.doc, &p))
+            .ok_or_else(|| PyValueError::new_err("p needs one score per block"))?;
+        PyArray1::from_vec(py, values).reshape([p.len(), stage2::NAMES.len()])
+    }
+
+    // ---- end of candidates, tokens, stage 2
+
     /// How many blocks the page has.
     fn __len__(&self) -> usize {
         self.doc.blocks.len()
@@ -404,14 +539,7 @@ fn build_document<'py>(
     out.set_item("meta", doc.head.meta.clone())?;
     out.set_item("json_ld", doc.head.json_ld.clone())?;
     out.set_item("skipped", doc.skipped.clone())?;
-    out.set_item(
-        "page",
-        Page {
-            dom: Arc::new(dom),
-            doc,
-            attributes,
-        },
-    )?;
+    out.set_item("page", Page::new(Arc::new(dom), doc, attributes))?;
     Ok(out)
 }
 
@@ -642,5 +770,9 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("HEADING_TAGS", document::HEADING_TAGS.to_vec())?;
     module.add("SKIPPED_TAGS", document::SKIPPED_TAGS.to_vec())?;
     module.add_class::<SequenceNet>()?;
+    module.add_class::<Vocabulary>()?;
+    module.add_function(wrap_pyfunction!(readability_pattern_bits, module)?)?;
+    module.add("CANDIDATE_COLUMNS", candidates::NAMES.to_vec())?;
+    module.add("CONTEXT_COLUMNS", stage2::NAMES.to_vec())?;
     Ok(())
 }

@@ -27,7 +27,7 @@ def _runner(model_file: str):
     def run(doc: Document, params: Params, context: Context) -> Classification:
         model = L.load_learned(context.model or L.shipped_model_path(model_file))
         page = L.page_features(doc, context.language)
-        p = L.score_stage(model.stage("stage1"), L.dragnet_features(page, model.vocabulary))
+        p = L.score_stage(model.stage("stage1"), L.dragnet_features(page, model.token_vocabulary))
         threshold = model.threshold if params.threshold is None else params.threshold
         reasons = [f"p={x:.2f} (threshold {threshold:.2f})" for x in p] if context.explain else ()
         return Classification.from_labels(p >= threshold, reasons, p)

@@ -97,7 +97,7 @@ def scores(doc: Document, context: Context, smoothing: bool = True,
     model = L.load_learned(context.model or L.shipped_model_path(model_file))
     stage2 = model.models.get("stage2") if smoothing else None
     stages = L.two_stage_scores(model.stage("stage1"), stage2, L.page_features(doc, context.language),
-                                model.vocabulary, confident, model.network, certain)
+                                model.token_vocabulary, confident, model.network, certain)
     return Scores(stages, model)
 
 

@@ -184,7 +184,7 @@ def token_domains(pages: Sequence[Page]) -> dict[str, set]:
     """The domains each id/class token occurs on."""
     domains: dict[str, set] = defaultdict(set)
     for page in pages:
-        for toks in page.features.tokens.sets:
+        for toks in page.features.token_sets:
             for t in toks:
                 domains[t].add(page.domain)
     return domains
@@ -199,7 +199,7 @@ def select_vocabulary(pages: Sequence[Page], size: int, min_domains: int) -> tup
     """Tokens with the largest |log odds| of content vs boilerplate, seen on enough domains."""
     content, boiler = Counter(), Counter()
     for page in pages:
-        for toks, label in zip(page.features.tokens.sets, page.labels):
+        for toks, label in zip(page.features.token_sets, page.labels):
             for t in toks:
                 (content if label else boiler)[t] += 1
     domains = token_domains(pages)
@@ -281,16 +281,17 @@ class Trained:
 def train_flagship_models(pages: Sequence[Page], p: TrainParams, family: str = "trees") -> Trained:
     fit = fit_trees if family == "trees" else fit_linear
     vocab = select_vocabulary(pages, p.vocabulary_size, p.min_token_domains)
-    names, x, y, w = _stack(pages, lambda page: L.stage1_features(page.features, vocab))
+    tokens = F.Vocabulary(vocab)
+    names, x, y, w = _stack(pages, lambda page: L.stage1_features(page.features, tokens))
     stage1 = fit(x, y, w, names, p)
     count = p.stage2_models if family == "trees" else 1
-    models = [fit_stage2(pages, vocab, replace(p, seed=p.seed + k), fit) for k in range(count)]
+    models = [fit_stage2(pages, tokens, replace(p, seed=p.seed + k), fit) for k in range(count)]
     stage2 = averaged(models) if count > 1 else models[0]
     network = fit_network(pages, p) if p.network else None
     return pruned(Trained(stage1, stage2, vocab, p.threshold, network))
 
 
-def fit_stage2(pages: Sequence[Page], vocab: tuple[str, ...], p: TrainParams, fit):
+def fit_stage2(pages: Sequence[Page], vocab: F.Vocabulary, p: TrainParams, fit):
     """Stage 2, learnt from out-of-fold stage-1 scores (inner folds drawn with ``p.seed + 1``)."""
     oof = _out_of_fold_scores(pages, vocab, p, fit)
     cols = [L.stage2_features(L.stage1_features(pg.features, vocab), pg.features.doc, s) for pg, s in zip(pages, oof)]
@@ -300,10 +301,10 @@ def fit_stage2(pages: Sequence[Page], vocab: tuple[str, ...], p: TrainParams, fi
 
 def fit_network(pages: Sequence[Page], p: TrainParams) -> L.Network:
     """The block-sequence network over the base features and its own id/class-token columns."""
-    vocab = frequent_tokens(pages, p.min_token_domains)
+    vocab = F.Vocabulary(frequent_tokens(pages, p.min_token_domains))
     columns = [L.network_features(pg.features, vocab) for pg in pages]
     examples = [SequenceExample(c.values, pg.labels, pg.weights) for pg, c in zip(pages, columns)]
-    model = fit_sequence(examples, columns[0].names, F.token_names(vocab), p.sequence)
+    model = fit_sequence(examples, columns[0].names, vocab.names, p.sequence)
     return L.Network(model, vocab, p.network_weight)
 
 
@@ -330,7 +331,7 @@ def pruned(trained: Trained) -> Trained:
                    trained.network)
 
 
-def _out_of_fold_scores(pages: Sequence[Page], vocab, p: TrainParams, fit) -> list[np.ndarray]:
+def _out_of_fold_scores(pages: Sequence[Page], vocab: F.Vocabulary, p: TrainParams, fit) -> list[np.ndarray]:
     scores: list[np.ndarray | None] = [None] * len(pages)
     for fold in group_folds(pages, p.inner_folds, p.seed + 1):
         held = set(fold)
@@ -345,7 +346,8 @@ def _out_of_fold_scores(pages: Sequence[Page], vocab, p: TrainParams, fit) -> li
 def train_dragnet_models(pages: Sequence[Page], p: TrainParams, family: str = "trees") -> Trained:
     fit = fit_trees if family == "trees" else fit_linear
     vocab = select_vocabulary(pages, p.vocabulary_size, p.min_token_domains)
-    names, x, y, w = _stack(pages, lambda page: L.dragnet_features(page.features, vocab))
+    tokens = F.Vocabulary(vocab)
+    names, x, y, w = _stack(pages, lambda page: L.dragnet_features(page.features, tokens))
     return pruned(Trained(fit(x, y, w, names, p), None, vocab, p.threshold))
 
 
@@ -361,7 +363,7 @@ def with_comments(page: Page) -> Page:
     """
     doc = page.features.doc
     labels = page.labels.copy()
-    for i, (block, toks) in enumerate(zip(doc.blocks, page.features.tokens.sets)):
+    for i, (block, toks) in enumerate(zip(doc.blocks, page.features.token_sets)):
         if labels[i] or block.link_density >= 0.5 or block.word_count < 3:
             continue
         labels[i] = any(_COMMENT_TOKEN.match(t) for t in toks)
@@ -375,9 +377,9 @@ def train_dragnet_comments_models(pages: Sequence[Page], p: TrainParams, family:
 
 def predict(trained: Trained, page: L.PageFeatures, dragnet: bool = False) -> np.ndarray:
     if dragnet:
-        return probability(trained.stage1, L.dragnet_features(page, trained.vocabulary).values)
-    return L.two_stage_scores(trained.stage1, trained.stage2, page, trained.vocabulary, FlagshipParams.confident,
-                              trained.network, FlagshipParams.certain).final
+        return probability(trained.stage1, L.dragnet_features(page, F.vocabulary(trained.vocabulary)).values)
+    return L.two_stage_scores(trained.stage1, trained.stage2, page, F.vocabulary(trained.vocabulary),
+                              FlagshipParams.confident, trained.network, FlagshipParams.certain).final
 
 
 # ------------------------------------------------------------------ evaluation
@@ -450,7 +452,7 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
             "decoding": p.decoding}
     if trained.network is not None:
         models["network"] = trained.network.model
-        meta.update(network_vocabulary=list(trained.network.vocabulary), network_weight=trained.network.weight)
+        meta.update(network_vocabulary=list(trained.network.vocabulary.tokens), network_weight=trained.network.weight)
     meta |= {"seed": p.seed, "params": asdict(p), "datasets": [Path(d).name for d in datasets], "cv": report}
     save(models, out, meta)
 

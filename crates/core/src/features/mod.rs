@@ -4,7 +4,10 @@
 //! Unicode semantics where the definition uses them (`str.split`, `str.lower`, `re`'s `\w`
 //! and `\d`): the learned models were trained on those values.
 
+pub mod candidates;
 pub mod overlap;
 pub mod shallow;
+pub mod stage2;
+pub mod tokens;
 pub mod tree;
 pub mod unicode;
