@@ -5,10 +5,22 @@
 """
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version as _distribution_version
+
 from .api import FORMATS, Result, extract, extract_result, preload
 from .errors import InputError, ModelError, ThresherError
 from .options import Options, SeenTexts
 
-__version__ = "0.1.0"
+
+
+def _version() -> str:
+    """The installed distribution's version (maturin takes it from Cargo.toml)."""
+    try:
+        return _distribution_version("thresher")
+    except PackageNotFoundError:  # a source tree on the path that was never installed
+        return "0+unknown"
+
+
+__version__ = _version()
 __all__ = ["FORMATS", "InputError", "ModelError", "Options", "Result", "SeenTexts", "ThresherError", "extract",
            "extract_result", "preload", "__version__"]
