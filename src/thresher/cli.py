@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib
-import inspect
 import json
 import os
 import sys
@@ -38,13 +36,6 @@ PROG = "thresher"
 DEFAULT_GLOBS = ("*.html", "*.htm", "*.html.gz")
 EXTENSIONS = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json", "xml": ".xml",
               "xmltei": ".tei.xml", "csv": ".csv"}
-TRAINERS = {
-    "density-classifier": "thresher.training.density_classifier:train_density_classifier",
-    "dragnet": "thresher.training.learned:train_dragnet",
-    "thresher": "thresher.training.learned:train_flagship",
-    "thresher-accurate": "thresher.training.learned:train_flagship_accurate",
-    "dragnet-comments": "thresher.training.learned:train_dragnet_comments",
-}
 EPILOG = """exit codes:
   0  success
   1  partial failure: some inputs of a batch failed (OUTDIR/errors.jsonl lists
@@ -149,8 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=_formatter)
     tr.add_argument("datasets", nargs="+", metavar="DATASET")
     tr.add_argument("--output", "-o", required=True, metavar="MODEL", help="model file to write")
-    tr.add_argument("--algorithm", "-a", default="thresher", choices=sorted(TRAINERS),
-                    help="what to train (default: thresher)")
+    tr.add_argument("--algorithm", "-a", default="thresher", metavar="NAME",
+                    help="what to train: thresher, thresher-accurate, dragnet, dragnet-comments or "
+                         "density-classifier (default: thresher)")
     tr.add_argument("--cv", type=int, metavar="K",
                     help="K-fold cross-validation grouped by domain before the final fit "
                          "(0: none; default: the trainer's)")
@@ -474,46 +466,27 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return EXIT_PARTIAL if result.summary.errors else EXIT_OK
 
 
-def load_trainer(algorithm: str):
-    """The training function registered for ``algorithm``, imported now."""
-    module_name, _, function = TRAINERS[algorithm].partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        missing = exc.name or ""
-        if module_name == missing or module_name.startswith(missing + "."):
-            raise CliError(f"training {algorithm!r} is not available: module {module_name} is missing") from None
-        raise CliError(f"training needs the {missing!r} package: pip install 'thresher[train]'") from None
-    try:
-        return getattr(module, function)
-    except AttributeError:
-        raise CliError(f"training {algorithm!r} is not available: {module_name} has no {function}") from None
-
-
-def _accepts(function, keyword: str) -> bool:
-    try:
-        parameters = inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return True
-    return keyword in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
-
-
 def cmd_train(args: argparse.Namespace) -> int:
-    trainer = load_trainer(args.algorithm)
+    # Training is imported here only: no other command loads it.
+    from .training.registry import TRAINERS
+
+    spec = TRAINERS.get(args.algorithm)
+    if spec is None:
+        raise CliError(f"cannot train {args.algorithm!r}: choose from {', '.join(TRAINERS)}")
     datasets = [Path(d) for d in args.datasets]
     for dataset in datasets:
         if not dataset.is_dir():
             raise CliError(f"{dataset}: not a directory")
     if args.cv is not None and (args.cv < 0 or args.cv == 1):
         raise CliError("--cv needs 2 folds or more (0: no cross-validation)")
-    options = {key: value for key, value in (("cv", args.cv), ("seed", args.seed)) if value is not None}
-    for key in options:
-        if not _accepts(trainer, key):
-            raise CliError(f"--{key} is not supported when training {args.algorithm!r}")
-    report = trainer(datasets, Path(args.output), **options)
+    cv = spec.default_cv if args.cv is None else args.cv
+    seed = spec.default_seed if args.seed is None else args.seed
+    try:
+        report = spec.train(datasets, Path(args.output), cv=cv, seed=seed)
+    except ModuleNotFoundError as exc:
+        raise CliError(f"training needs the {exc.name!r} package: pip install 'thresher[train]'") from None
     if report:
-        write_output(json.dumps(report, ensure_ascii=False, default=str) if isinstance(report, dict)
-                     else str(report), None)
+        write_output(json.dumps(report, ensure_ascii=False, default=str), None)
     return EXIT_OK
 
 

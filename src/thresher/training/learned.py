@@ -21,7 +21,9 @@ import zlib
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import NamedTuple
 from urllib.parse import urlparse
 
 import numpy as np
@@ -462,13 +464,24 @@ _DRAGNET = TrainParams(threshold=0.25, vocabulary_size=1000, decoding="threshold
 # chunks of 64 blocks, a 16-wide token embedding) at weight 0.3.
 SMALL_NETWORK = SequenceParams(width=32, layers=1, chunk=64, embedding=16)
 FLAGSHIP = TrainParams(network=True, network_weight=0.3, sequence=SMALL_NETWORK, stage2_models=2)
-ALGORITHM_PARAMS = {"dragnet": _DRAGNET, "dragnet-comments": _DRAGNET, "thresher": FLAGSHIP,
-                    "thresher-accurate": TrainParams(network=True)}
-
 REPORTED_THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5)  # the CV report also scores these
 
-TRAINERS = {"dragnet": "train_dragnet_models", "dragnet-comments": "train_dragnet_comments_models",
-            "thresher": "train_flagship_models", "thresher-accurate": "train_flagship_models"}
+ModelFitter = Callable[[Sequence[Page], TrainParams], Trained]
+
+
+class Recipe(NamedTuple):
+    """How one learned algorithm is fitted: its model-fitting function and its settings."""
+
+    fit: ModelFitter
+    params: TrainParams
+
+
+RECIPES: Mapping[str, Recipe] = MappingProxyType({
+    "dragnet": Recipe(train_dragnet_models, _DRAGNET),
+    "dragnet-comments": Recipe(train_dragnet_comments_models, _DRAGNET),
+    "thresher": Recipe(train_flagship_models, FLAGSHIP),
+    "thresher-accurate": Recipe(train_flagship_models, TrainParams(network=True)),
+})
 
 
 def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None, p: TrainParams,
@@ -479,7 +492,7 @@ def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None
     The final model is written first so that a long cross-validation never
     leaves the user without a model.
     """
-    trainer = globals()[TRAINERS[algorithm]]
+    trainer = RECIPES[algorithm].fit
     dragnet = algorithm.startswith("dragnet")
     log(f"fitting {algorithm} on {len(pages)} pages")
     trained = trainer(pages, p)
@@ -497,7 +510,7 @@ def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None
 def _train(algorithm: str, dataset_dirs, out, cv: int | None, seed: int, log) -> dict:
     log(f"preparing pages from {', '.join(map(str, dataset_dirs))}")
     prepared = prepare_dataset(dataset_dirs, log)
-    p = replace(ALGORITHM_PARAMS.get(algorithm, TrainParams()), seed=seed)
+    p = replace(RECIPES[algorithm].params, seed=seed)
     return train_prepared(algorithm, prepared.pages, out, cv=cv, p=p, datasets=dataset_dirs, log=log,
                           textless=prepared.textless)
 
