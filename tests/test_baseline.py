@@ -8,7 +8,16 @@ from types import MappingProxyType
 import pytest
 
 from thresher.evaluation.baseline import (
-    Baseline, BaselineError, DatasetBaseline, corpus_digest, floor_of, load_baseline, main, save_baseline, updated)
+    Baseline,
+    BaselineError,
+    DatasetBaseline,
+    corpus_digest,
+    floor_of,
+    load_baseline,
+    main,
+    save_baseline,
+    updated,
+)
 
 SHIPPED = Path(__file__).with_name("baseline.json")
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from thresher import candidates as C
-from thresher import features as F
+from thresher import candidates as C, features as F
 from thresher.blocks import build_document
 
 PROSE = ("The river rose, as it does, over the old wall, and the town, which had seen it before, "
@@ -54,7 +52,7 @@ _LITERALS = sorted(C.LITERAL_BITS)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(_LITERALS + ["x", "-", " ", "co", "pa", "he"]), max_size=12))
+@given(st.lists(st.sampled_from([*_LITERALS, "x", "-", " ", "co", "pa", "he"]), max_size=12))
 def test_trie_pattern_matches_like_a_longest_first_alternation(pieces):
     text = "".join(pieces)
     flat = re.compile("|".join(map(re.escape, sorted(_LITERALS, key=lambda s: (-len(s), s)))))

@@ -195,7 +195,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def do_GET(self):  # noqa: N802
+    def do_GET(self):
         body, status = (page("fetched"), 200) if self.path == "/page" else (b"gone", 404)
         self.send_response(status)
         self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -334,7 +334,7 @@ def test_explain_table(capsys, page_file, monkeypatch):
                        f"kept={sum(result.labels)}"
     rows = [line for line in lines[2:] if not line.startswith(" " * 23)]  # continuation lines are indented
     assert len(rows) == len(result.blocks)
-    for row, block, keep, reason in zip(rows, result.blocks, result.labels, result.classification.reasons):
+    for row, block, keep in zip(rows, result.blocks, result.labels):
         assert row.split()[0] == str(block.index)
         assert row.split()[1] == ("KEEP" if keep else "drop")
     body = " ".join(" ".join(line.split()) for line in lines[2:])

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version as _distribution_version
 
-from .api import FORMATS, Result, extract, extract_result, preload
+from .api import Result, extract, extract_result, preload
 from .errors import InputError, ModelError, ThresherError
-from .options import Options, SeenTexts
-
+from .options import FORMATS, Options, SeenTexts
 
 
 def _version() -> str:
@@ -22,5 +21,16 @@ def _version() -> str:
 
 
 __version__ = _version()
-__all__ = ["FORMATS", "InputError", "ModelError", "Options", "Result", "SeenTexts", "ThresherError", "extract",
-           "extract_result", "preload", "__version__"]
+__all__ = [
+    "FORMATS",
+    "InputError",
+    "ModelError",
+    "Options",
+    "Result",
+    "SeenTexts",
+    "ThresherError",
+    "__version__",
+    "extract",
+    "extract_result",
+    "preload",
+]

@@ -12,11 +12,20 @@ from . import algorithms
 from .algorithms.base import Classification, Context
 from .blocks import Block, Document, build_document
 from .decode import decode
+from .filters import (
+    comment_blocks,
+    comment_drop,
+    missing_metadata,
+    other_language,
+    prune_document,
+    repeated_blocks,
+    table_blocks,
+    unformatted,
+    without,
+)
 from .language import load_identifier, page_language
-from .filters import (comment_blocks, comment_drop, missing_metadata, other_language, prune_document, repeated_blocks,
-                      table_blocks, unformatted, without)
 from .metadata import Metadata, extract_metadata
-from .options import FORMATS, Options, options_from
+from .options import Options, options_from
 
 # The expected F-beta of ``favor_precision`` and ``favor_recall``.
 PRECISION_BETA, RECALL_BETA = 0.5, 2.0

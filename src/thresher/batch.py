@@ -39,6 +39,7 @@ Inputs:
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import pickle
@@ -47,12 +48,13 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import current_process, get_context
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterable, Iterator, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from .errors import InputError
 from .fetch import DEFAULT_MAX_BYTES
@@ -199,10 +201,8 @@ def _ask_kernel_to_kill_us_with_parent() -> None:
         return
     import ctypes
 
-    try:
+    with contextlib.suppress(OSError, AttributeError):  # no prctl: the watchdog thread still ends the worker
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-    except (OSError, AttributeError):
-        pass  # no prctl: the watchdog thread still ends the worker
 
 
 def _watch_parent(parent_pid: int) -> None:

@@ -16,11 +16,11 @@ return labels or scores; nothing here is mutated after construction.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from collections.abc import Sequence
-from typing import Any, Iterator, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -83,7 +83,7 @@ class ElementTable(Sequence):
         return len(self.tags)
 
     @cached_property
-    def arrays(self) -> "ElementArrays":
+    def arrays(self) -> ElementArrays:
         """The integer columns as read-only int64 arrays, converted once per document
         (several feature stages read them)."""
         n = len(self.tags)

@@ -20,13 +20,15 @@ Errors are reported as one line, ``thresher: error: <message>``, on stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .batchdir import Listing, Plan
@@ -321,10 +323,8 @@ def _write_page(target: Path, text: str) -> str | None:
 
 def _drop_stale_output(target: Path) -> None:
     """Remove an earlier run's output of an input that now fails: each input has one record."""
-    try:
+    with contextlib.suppress(OSError):
         target.unlink(missing_ok=True)
-    except OSError:
-        pass
 
 
 def _page_timeout(args: argparse.Namespace) -> float | None:
@@ -525,7 +525,7 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(str(exc) or type(exc).__name__)
     except OSError as exc:
         return _fail(_os_message(exc))
-    except Exception as exc:  # noqa: BLE001 - the CLI never shows a traceback unless asked
+    except Exception as exc:  # the CLI never shows a traceback unless asked
         if args.traceback:
             raise
         return _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback for details)")

@@ -11,8 +11,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +59,7 @@ def names_comment_section(tag: str, attrs: Any, params: CommentParams) -> bool:
     """True when an element's id or a class token marks it as a comment section."""
     if tag in params.wrapper_tags:
         return False
-    tokens = (attrs.get("class") or "").split() + [(attrs.get("id") or "").strip()]
+    tokens = [*(attrs.get("class") or "").split(), (attrs.get("id") or "").strip()]
     return any(_names_comments(token, params) for token in tokens if token)
 
 

@@ -18,10 +18,11 @@ import json
 import os
 import sys
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import IO, Any, BinaryIO, Iterable, Iterator, NamedTuple
+from typing import IO, Any, BinaryIO, NamedTuple
 
 from .algorithms import DEFAULT
 from .batch import DEFAULT_PAGE_TIMEOUT, BatchError, BatchRecord, as_job, extract_many, run_job
@@ -171,7 +172,7 @@ def _pages(stream: BinaryIO, label: str, cap: int) -> Iterator[WarcPage]:
         _check_tail(stream, offset, label)
     except ThresherError:
         raise
-    except Exception as exc:  # noqa: BLE001 - warcio raises many kinds on a corrupt archive
+    except Exception as exc:  # warcio raises many kinds on a corrupt archive
         raise WarcError(f"{label}: archive unreadable at offset {offset}: {type(exc).__name__}: {exc}") from exc
 
 

@@ -116,7 +116,7 @@ class SequenceNet:
         return tuple(map(as_slice, split_columns(self.feature_names, self.token_columns)))
 
     @cached_property
-    def native(self) -> "_core.SequenceNet":
+    def native(self) -> _core.SequenceNet:
         """The network built by the core (once per model)."""
         width, embedding = self.weights["in2.weight"].shape[0], self.weights["embedding"].shape[-1]
         tokens = len(self.token_columns)

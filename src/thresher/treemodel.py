@@ -23,10 +23,9 @@ from __future__ import annotations
 import json
 import zipfile
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -71,7 +70,7 @@ class TreeEnsemble:
         except ValueError as exc:
             raise ModelError(f"a tree model does not fit its rows: {exc}") from None
 
-    def _compiled(self, width: int) -> "_core.Trees":
+    def _compiled(self, width: int) -> _core.Trees:
         """The ensemble compiled by the core for rows of ``width`` columns, once per model
         (the rows of one model always have its features' width)."""
         compiled = self.__dict__.get("_trees")
@@ -92,7 +91,7 @@ class TreeEnsemble:
         """Names of the features some split reads (the others cannot change a score)."""
         return frozenset(self.feature_names[i] for i in np.unique(self.feature[self.feature >= 0]).tolist())
 
-    def with_feature_names(self, names: tuple[str, ...]) -> "TreeEnsemble":
+    def with_feature_names(self, names: tuple[str, ...]) -> TreeEnsemble:
         """The same ensemble reading rows laid out as ``names`` (which must hold every feature it reads)."""
         position = {name: i for i, name in enumerate(names)}
         missing = self.read_features() - position.keys()

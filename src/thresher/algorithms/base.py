@@ -6,8 +6,9 @@ Algorithms never mutate the document or anything shared.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +48,7 @@ class Classification:
 
     @classmethod
     def from_labels(cls, labels: Sequence[bool], reasons: Sequence[str] = (),
-                    scores: Sequence[float] | None = None) -> "Classification":
+                    scores: Sequence[float] | None = None) -> Classification:
         return cls(tuple(np.asarray(labels, bool).tolist()),
                    None if scores is None else tuple(np.asarray(scores, np.float64).tolist()),
                    tuple(reasons))

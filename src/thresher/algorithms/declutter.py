@@ -51,9 +51,10 @@ sharply (docs/design-measurements.md); the write-up's formula is unchanged.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Callable, NamedTuple, Sequence
+from typing import NamedTuple
 
 from ..blocks import Document, hidden_by_style
 from .base import Algorithm, Classification, Context

@@ -35,14 +35,15 @@ Stage 2, ``density+classifier``
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
+from .. import ngram
 from ..blocks import Document
 from ..parse import VOID_TAGS
-from .. import ngram
 from .base import Algorithm, Classification, Context
 from .lines import align_blocks, block_labels, page_source, source_lines
 
@@ -223,7 +224,8 @@ def run_classifier(doc: Document, p: ClassifierParams, context: Context) -> Clas
     return decide(doc, p, page_source(doc, context), model_for(context), p.margin)
 
 
-SOURCE = "Sujit Pal, Extracting Useful Text from HTML (2009), after The Easy Way to Extract Useful Text from Arbitrary HTML"
+SOURCE = ("Sujit Pal, Extracting Useful Text from HTML (2009), after The Easy Way to Extract Useful Text from "
+          "Arbitrary HTML")
 
 ALGORITHMS = (
     Algorithm(

@@ -124,8 +124,9 @@ def updated(baseline: Baseline, pairs: Iterable[tuple[str, str]], measure: Measu
     """The baseline with the floors of ``pairs`` (dataset, algorithm) re-measured.
 
     A floor rises to the new measure less the margin. A measure that still reaches its floor
-    leaves it as it is; one below it would lower the floor. ``digests`` gives the corpus digest of each dataset measured. Raises :class:`BaselineError`,
-    naming every floor that would go down, unless ``allow_regression``.
+    leaves it as it is; one below it would lower the floor. ``digests`` gives the corpus digest
+    of each dataset measured. Raises :class:`BaselineError`, naming every floor that would go
+    down, unless ``allow_regression``.
     """
     changes: list[Change] = []
     floors = {name: dict(entry.floors) for name, entry in baseline.datasets.items()}

@@ -21,10 +21,11 @@ import gzip
 import html as htmllib
 import json
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import islice
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Iterator, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import ThresherError
 

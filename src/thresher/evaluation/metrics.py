@@ -21,9 +21,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 TOKEN = re.compile(r"\w+")
 SHINGLE = 4

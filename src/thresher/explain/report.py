@@ -7,9 +7,10 @@ import json
 import shutil
 import textwrap
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
 
 from ..api import Result, extract_result
 from ..decode import decode

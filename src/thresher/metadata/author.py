@@ -7,8 +7,17 @@ from collections.abc import Callable, Iterable, Iterator
 from ..blocks import Document
 from .cues import _ITEMPROP_AUTHOR, MAX_AUTHOR_CHARS, MAX_CUES, _element_parts, _itemprop_author, _Scan
 from .sources import (
-    _MONTH, MAX_AUTHORS, MetaIndex, _articles_first, _clean, _first, _LinkedData, _ld_names, _meta_first,
-    _meta_values)
+    _MONTH,
+    MAX_AUTHORS,
+    MetaIndex,
+    _articles_first,
+    _clean,
+    _first,
+    _ld_names,
+    _LinkedData,
+    _meta_first,
+    _meta_values,
+)
 
 MAX_BYLINE_WORDS = 10  # a byline read off the page with more words is prose
 _AUTHOR_META = ("author", "article:author", "parsely-author", "dc.creator", "dc:creator",

@@ -7,7 +7,7 @@ from datetime import date as _date, datetime, timezone
 
 from ..blocks import Document
 from .cues import MAX_CUES, _element_text, _Scan
-from .sources import _MONTH, MetaIndex, _articles_first, _clean, _first, _LinkedData, _ld_text, _meta_first
+from .sources import _MONTH, MetaIndex, _articles_first, _clean, _first, _ld_text, _LinkedData, _meta_first
 
 MAX_DATE_LINE_CHARS = 120  # longer blocks are prose; a date in them is not the page's
 MIN_YEAR, MAX_YEAR = 1990, 2100
@@ -139,6 +139,6 @@ def _date_with_htmldate(html: str, url: str | None) -> str:
         raise ThresherError("use_htmldate needs htmldate: pip install 'thresher[dates]'") from None
     try:
         found = find_date(html, url=url, original_date=True, extensive_search=False)
-    except Exception:  # htmldate raises assorted errors on hostile input
+    except Exception:  # noqa: BLE001 - htmldate raises assorted errors on hostile input
         return ""
     return normalize_date(found or "")

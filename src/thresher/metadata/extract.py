@@ -13,6 +13,7 @@ from .site import _canonical_url, _host, _organisation_names, _site_names
 from .sources import _first, _index_meta, _linked_data, _meta_first
 from .title import _title, site_keys
 
+
 def extract_metadata(doc: Document, language: str = "", *, use_htmldate: bool = False,
                      html: str | None = None) -> Metadata:
     """Metadata of ``doc``; ``language`` (ISO 639-1) overrides the page's own.

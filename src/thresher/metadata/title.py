@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 
 from ..blocks import Document
 from .cues import _h1_blocks
-from .sources import MetaIndex, _clean, _first, _is_article, _LinkedData, _ld_text, _meta_first, _norm
+from .sources import MetaIndex, _clean, _first, _is_article, _ld_text, _LinkedData, _meta_first, _norm
 
 MAX_TITLE_SUFFIX_WORDS = 4  # a suffix this short is taken for a site name
 H1_MIN_SIMILARITY = 0.4  # word-set Jaccard between an h1 and a declared title

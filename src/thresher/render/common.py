@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 from urllib.parse import urljoin
 
-from ..blocks import Block, Document, HEADING_TAGS
+from ..blocks import HEADING_TAGS, Block, Document
 
 # -- purify: the whitelist
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..blocks import Block
 from .front_matter import hostname

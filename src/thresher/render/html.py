@@ -19,13 +19,34 @@ wrappers between a block element and its text are kept, all others flattened.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from html import escape
-from typing import Sequence
 
 from ..blocks import Block, Document
-from .common import (ALLOWED_ATTRIBUTES, ALLOWED_TAGS, NO_IMAGES, Image, ImagePlacement, Layout, above, cell_blocks,
-                     clean_text, code_run_end, code_text, heading_level, image_placement, is_cell, is_code, layout,
-                     list_chain, runs, safe_url, split_space, table_caption, table_rows)
+from .common import (
+    ALLOWED_ATTRIBUTES,
+    ALLOWED_TAGS,
+    NO_IMAGES,
+    Image,
+    ImagePlacement,
+    Layout,
+    above,
+    cell_blocks,
+    clean_text,
+    code_run_end,
+    code_text,
+    heading_level,
+    image_placement,
+    is_cell,
+    is_code,
+    layout,
+    list_chain,
+    runs,
+    safe_url,
+    split_space,
+    table_caption,
+    table_rows,
+)
 from .selection import select, title_heading_needed
 
 _LANG = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")

@@ -18,12 +18,35 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..blocks import Block, Document
-from .common import (BOLD, CODE, ITALIC, NO_IMAGES, Image, ImagePlacement, Layout, cell_blocks, clean_text,
-                     code_run_end, code_text, heading_level, image_placement, is_cell, is_code, layout, list_chain,
-                     quote_depth, runs, safe_url, split_space, table_caption, table_rows)
+from .common import (
+    BOLD,
+    CODE,
+    ITALIC,
+    NO_IMAGES,
+    Image,
+    ImagePlacement,
+    Layout,
+    cell_blocks,
+    clean_text,
+    code_run_end,
+    code_text,
+    heading_level,
+    image_placement,
+    is_cell,
+    is_code,
+    layout,
+    list_chain,
+    quote_depth,
+    runs,
+    safe_url,
+    split_space,
+    table_caption,
+    table_rows,
+)
 from .selection import select, title_heading_needed
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")

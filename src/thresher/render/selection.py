@@ -17,8 +17,9 @@ of its own, which this module corrects for every output format:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from ..blocks import Block, Document, normalize_space
 from .common import clean_text, nearest

@@ -10,7 +10,7 @@ path: a page without ``pre`` or whole tables is nothing but a join.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..blocks import Block, Document
 from .common import cell_blocks, clean_text, code_run_end, code_text, nearest, table_caption, table_rows

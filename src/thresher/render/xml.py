@@ -34,11 +34,25 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..blocks import Block, Document
-from .common import (BOLD, CODE, ITALIC, Layout, code_run_end, code_text, heading_level, is_cell, is_code,
-                     layout, runs, safe_url, split_space)
+from .common import (
+    BOLD,
+    CODE,
+    ITALIC,
+    Layout,
+    code_run_end,
+    code_text,
+    heading_level,
+    is_cell,
+    is_code,
+    layout,
+    runs,
+    safe_url,
+    split_space,
+)
 from .front_matter import hostname
 
 TEI_NAMESPACE = "http://www.tei-c.org/ns/1.0"
@@ -291,7 +305,7 @@ def build_xml(result: Any, *, links: bool = False, images: bool = False, formatt
     main, comments = split_kept(result)
     doc = result.document
     writer = Writer(doc, _style(result, links, images, formatting, tei=False), block_images(doc, result.kept))
-    root = ET.Element("doc", dict(metadata_values(result) + [("algorithm", result.algorithm)]))
+    root = ET.Element("doc", dict([*metadata_values(result), ("algorithm", result.algorithm)]))
     writer.write(ET.SubElement(root, "main"), main)
     if comments:
         writer.write(ET.SubElement(root, "comments"), comments)

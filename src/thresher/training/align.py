@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 TOKEN = re.compile(r"\w+")
 
@@ -77,7 +77,7 @@ def _covered_runs(found: Sequence[bool], n: int, length: int) -> list[tuple[int,
         if ok:
             covered[start:start + n] = [True] * min(n, length - start)
     runs, start = [], None
-    for i, c in enumerate(covered + [False]):
+    for i, c in enumerate([*covered, False]):
         if c and start is None:
             start = i
         elif not c and start is not None:

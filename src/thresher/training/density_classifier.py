@@ -22,12 +22,14 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
+from .. import ngram as ngram_model
 from ..algorithms import density
 from ..blocks import build_document
 from ..decode import decode
@@ -35,7 +37,6 @@ from ..errors import InputError
 from ..evaluation.datasets import load
 from ..evaluation.metrics import word_prf
 from . import ngram
-from .. import ngram as ngram_model
 from .align import align_document
 from .learned import domain_of, group_folds
 

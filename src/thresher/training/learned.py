@@ -19,17 +19,16 @@ import sys
 import time
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 from urllib.parse import urlparse
 
 import numpy as np
 
-from .. import features as F
-from .. import learned as L
+from .. import features as F, learned as L
 from ..algorithms.flagship import Params as FlagshipParams, decide_page
 from ..blocks import build_document
 from ..decode import decode
@@ -351,7 +350,8 @@ def train_dragnet_models(pages: Sequence[Page], p: TrainParams, family: str = "t
     return pruned(Trained(fit(x, y, w, names, p), None, vocab, p.threshold))
 
 
-_COMMENT_TOKEN = re.compile(r"^(?:comments?|comment(?:list|body|text|content)|repl(?:y|ies)|respon(?:d|ses?)|discussions?)$")
+_COMMENT_TOKEN = re.compile(
+    r"^(?:comments?|comment(?:list|body|text|content)|repl(?:y|ies)|respon(?:d|ses?)|discussions?)$")
 
 
 def with_comments(page: Page) -> Page:

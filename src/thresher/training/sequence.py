@@ -6,8 +6,8 @@ weights are exported as float32 arrays, and inference needs no training library 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

@@ -35,29 +35,71 @@ from __future__ import annotations
 
 from ..base import Algorithm
 from .article import (
-    END_CUE, END_CUE_CONTAINS, END_CUE_COUNTED, END_CUE_PREFIXES, HEADING, MIGHT_BE, TITLE, VERY_LIKELY,
-    ArticleParams, ArticleRun, Segment, article_reasons, article_segments, block_labels, cut_after_end_cue,
-    drop_boilerplate, drop_trailing_headings, expand_title_to_content, fuse, is_end_cue, keep_largest,
-    large_blocks_at_main_level, list_at_end, merge_features, normalize_title, run_article, title_candidates)
+    END_CUE,
+    END_CUE_CONTAINS,
+    END_CUE_COUNTED,
+    END_CUE_PREFIXES,
+    HEADING,
+    MIGHT_BE,
+    TITLE,
+    VERY_LIKELY,
+    ArticleParams,
+    ArticleRun,
+    Segment,
+    article_reasons,
+    article_segments,
+    block_labels,
+    cut_after_end_cue,
+    drop_boilerplate,
+    drop_trailing_headings,
+    expand_title_to_content,
+    fuse,
+    is_end_cue,
+    keep_largest,
+    large_blocks_at_main_level,
+    list_at_end,
+    merge_features,
+    normalize_title,
+    run_article,
+    title_candidates,
+)
 from .classifiers import (
-    CLASSIFIERS, DensityParams, NumWordsParams, classify, density_rule, explain, numwords_rule, run_density,
-    run_numwords)
+    CLASSIFIERS,
+    DensityParams,
+    NumWordsParams,
+    classify,
+    density_rule,
+    explain,
+    numwords_rule,
+    run_density,
+    run_numwords,
+)
 from .features import (
-    EMPTY, Features, anchor_words, block_features, count_words, inside, is_word, neighbours, text_density,
-    wrap_counts, wrapped_lines)
+    EMPTY,
+    Features,
+    anchor_words,
+    block_features,
+    count_words,
+    inside,
+    is_word,
+    neighbours,
+    text_density,
+    wrap_counts,
+    wrapped_lines,
+)
 
 SOURCE = ("Kohlschütter, Fankhauser, Nejdl: Boilerplate Detection using Shallow Text Features "
           "(WSDM 2010)")
 
 ALGORITHMS = (
-    Algorithm(name="boilerpipe-numwords", params_type=NumWordsParams, run_fn=run_numwords, source=SOURCE, needs_language=False,
-              needs_attributes=False,
+    Algorithm(name="boilerpipe-numwords", params_type=NumWordsParams, run_fn=run_numwords, source=SOURCE,
+              needs_language=False, needs_attributes=False,
               summary="Boilerpipe NumWords: decision tree over word counts and link densities of neighbours"),
-    Algorithm(name="boilerpipe-density", params_type=DensityParams, run_fn=run_density, source=SOURCE, needs_language=False,
-              needs_attributes=False,
+    Algorithm(name="boilerpipe-density", params_type=DensityParams, run_fn=run_density, source=SOURCE,
+              needs_language=False, needs_attributes=False,
               summary="Boilerpipe Density: decision tree over text densities and link densities of neighbours"),
-    Algorithm(name="boilerpipe-article", params_type=ArticleParams, run_fn=run_article, source=SOURCE, needs_language=False,
-              needs_attributes=False,
+    Algorithm(name="boilerpipe-article", params_type=ArticleParams, run_fn=run_article, source=SOURCE,
+              needs_language=False, needs_attributes=False,
               summary="Boilerpipe article pipeline: end cues, title, classifier, fusion, largest segment"),
 )
 

@@ -182,7 +182,7 @@ class Segment(NamedTuple):
     def has(self, label: int) -> bool:
         return bool(self.labels & label)
 
-    def decided(self, content: bool, why: str, label: int = 0) -> "Segment":
+    def decided(self, content: bool, why: str, label: int = 0) -> Segment:
         return _new_segment(self.blocks, self.features, self.labels | label, content, why)
 
 
@@ -216,7 +216,7 @@ def fuse(segments: Sequence[Segment], distance: int, content_only: bool, same_le
         prev = out[-1]
         if seg.content and _may_fuse(prev, seg, distance, content_only, same_level):
             why = prev.why if prev.content else seg.why
-            out[-1] = Segment(prev.blocks[:1] + (seg.last,), merge_features(prev.features, seg.features),
+            out[-1] = Segment((*prev.blocks[:1], seg.last), merge_features(prev.features, seg.features),
                               prev.labels | seg.labels, True, why)
             members[-1].extend(seg.blocks)
         else:

@@ -8,6 +8,7 @@ from ...blocks import Document
 from ..base import Classification, Context
 from .features import Features, block_features, neighbours
 
+
 @dataclass(frozen=True)
 class NumWordsParams:
     """The published NumWords decision tree; every default is the paper's.
