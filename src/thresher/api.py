@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -39,8 +41,8 @@ class Result:
     classification: Classification
     algorithm: str
     language: str
-    metadata: Any  # thresher.metadata.Metadata
-    timings: dict = field(default_factory=dict)
+    metadata: Metadata
+    timings: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))  # seconds per stage
     options: Options = field(default_factory=Options)
     comments: tuple[bool, ...] = ()  # per block: the algorithm kept it and it lies in a comment section
     rejected: str = ""  # why a switch rejected the whole page ("" when it did not)
@@ -59,7 +61,7 @@ class Result:
 
     @property
     def title(self) -> str:
-        return getattr(self.metadata, "title", "") or self.document.title
+        return self.metadata.title or self.document.title
 
     @property
     def text(self) -> str:
@@ -151,7 +153,7 @@ def extract_result(html: bytes | str, url: str | None = None, *, options: Option
         classification = without(classification, np.ones(len(doc.blocks), bool))
     elif opts.seen is not None:
         classification = without(classification, repeated_blocks(doc.blocks, classification.labels, opts.seen))
-    timings = {"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3}
+    timings = MappingProxyType({"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3})
     return Result(doc, classification, chosen.name, lang, meta, timings, opts, tuple(comments.tolist()), rejected)
 
 

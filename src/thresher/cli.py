@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .api import Result
     from .batchdir import Listing, Plan
 
 EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
@@ -403,14 +404,14 @@ def cmd_extract_dir(args: argparse.Namespace) -> int:
         records = extract_many(inputs, jobs=jobs, page_timeout=_page_timeout(args), max_bytes=args.max_bytes,
                                **options)
         for (path, target), record in zip(work.todo, records):
-            problem = ("OSError", _write_page(target, record.output)) if record.ok else \
+            kind, message = ("OSError", _write_page(target, record.output or "")) if record.error is None else \
                 (record.error.type, record.error.message)
-            if problem[1] is None:
+            if message is None:
                 ok += 1
             else:
                 failed += 1
                 _drop_stale_output(target)
-                errors.add(path, *problem)
+                errors.add(path, kind, message)
             progress.update(1)
     progress.close()
     print(_summary(ok, failed, time.perf_counter() - start, out_dir, work), file=sys.stderr)
@@ -490,7 +491,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def explain_table(result) -> str:
+def explain_table(result: Result) -> str:
     """One row per block: index, KEEP/drop, score, the full reason and the text, wrapped to the terminal."""
     from .explain import render_text
 
@@ -520,7 +521,8 @@ def _run(args: argparse.Namespace) -> int:
     from .errors import ThresherError
 
     try:
-        return args.handler(args)
+        code: int = args.handler(args)
+        return code
     except (CliError, ThresherError) as exc:
         return _fail(str(exc) or type(exc).__name__)
     except OSError as exc:

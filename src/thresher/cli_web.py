@@ -189,7 +189,7 @@ def cmd_extract_web(args: argparse.Namespace) -> int:
                                 language=args.language, model=check_model(args.model), **switches))
     settings = CrawlSettings(timeout=args.timeout, max_bytes=args.max_bytes, max_total_bytes=args.max_total_bytes,
                              delay=args.delay, retries=args.retries, workers=max(1, args.jobs or os.cpu_count() or 1))
-    ok, problems, outputs = 0, [], []
+    ok, outputs = 0, []
     with Crawler(settings) as crawler:
         urls, problems = web_urls(args, crawler)
         if args.list:

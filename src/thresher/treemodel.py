@@ -26,6 +26,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -159,17 +160,17 @@ def sigmoid(margin: np.ndarray) -> np.ndarray:
 def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -> None:
     """Write one or more named models into a single ``.npz`` file."""
     arrays: dict[str, np.ndarray] = {}
-    header = {"schema": SCHEMA, "version": VERSION, "meta": meta or {}, "models": {}}
+    described: dict[str, dict[str, Any]] = {}
+    header = {"schema": SCHEMA, "version": VERSION, "meta": meta or {}, "models": described}
     for name, model in models.items():
-        header["models"][name] = {"kind": model.kind, "feature_names": list(model.feature_names),
-                                  "meta": model.meta}
+        described[name] = {"kind": model.kind, "feature_names": list(model.feature_names), "meta": model.meta}
         if isinstance(model, SequenceNet):
-            header["models"][name]["token_columns"] = list(model.token_columns)
+            described[name]["token_columns"] = list(model.token_columns)
         for key, value in model.arrays().items():
             arrays[f"{name}.{key}"] = value
     arrays["header"] = np.asarray(json.dumps(header))
     with open(path, "wb") as handle:
-        np.savez_compressed(handle, **arrays)
+        np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub types allow_pickle only
 
 
 _UNREADABLE = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error)
@@ -216,11 +217,16 @@ def _build(name: str, spec: dict, arrays: dict[str, np.ndarray]) -> Model:
 
 def from_lightgbm_dump(dump: dict, feature_names: tuple[str, ...], meta: dict | None = None) -> TreeEnsemble:
     """Convert ``Booster.dump_model()`` output into a :class:`TreeEnsemble` (iteratively)."""
-    feature, threshold, left, right, value, roots = [], [], [], [], [], []
+    feature: list[int] = []
+    threshold: list[float] = []
+    left: list[int] = []
+    right: list[int] = []
+    value: list[float] = []
+    roots: list[int] = []
     max_depth = 0
     for tree in dump["tree_info"]:
         roots.append(len(feature))
-        stack = [(tree["tree_structure"], None, None, 0)]
+        stack: list[tuple[dict[str, Any], int | None, str | None, int]] = [(tree["tree_structure"], None, None, 0)]
         while stack:
             node, parent, side, depth = stack.pop()
             index = len(feature)

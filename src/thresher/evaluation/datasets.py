@@ -91,7 +91,7 @@ def select(pages: Iterable[Page], every: int = 1, limit: int | None = None) -> I
     return chosen if limit is None else islice(chosen, max(0, limit))
 
 
-def _frozen(gold: dict) -> Mapping[str, Any]:
+def _frozen(gold: dict[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in gold.items()})
 
 

@@ -108,7 +108,7 @@ def word_prf(pred: str | None, gold: str | None) -> WordScore:
     return WordScore(precision, recall, harmonic(precision, recall))
 
 
-def shingles(text: str | None, n: int = SHINGLE) -> Counter:
+def shingles(text: str | None, n: int = SHINGLE) -> Counter[tuple[str, ...]]:
     """Multiset of ``n``-token shingles (case kept); a shorter text is one shingle."""
     toks = TOKEN.findall(text or "")
     if not toks:

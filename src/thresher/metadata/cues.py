@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
 from ..blocks import Document
@@ -79,7 +79,7 @@ def _scan_page(doc: Document) -> _Scan:
     return _Scan(tuple(sorted(authors)), tuple(sorted(dates)), block_from, block_to)
 
 
-def _itemprop_cue(index: int, itemprop: str, attrs: dict, authors: list, dates: list) -> None:
+def _itemprop_cue(index: int, itemprop: str, attrs: Mapping[str, str], authors: list[_Cue], dates: list[_Cue]) -> None:
     props = itemprop.split()
     if "author" in props or "creator" in props:
         authors.append(_Cue(_ITEMPROP_AUTHOR, index, attrs.get("content") or ""))
@@ -87,7 +87,7 @@ def _itemprop_cue(index: int, itemprop: str, attrs: dict, authors: list, dates: 
         dates.append(_Cue(_ITEMPROP_DATE, index, attrs.get("content") or attrs.get("datetime") or ""))
 
 
-def _link_cue(index: int, attrs: dict, authors: list) -> None:
+def _link_cue(index: int, attrs: Mapping[str, str], authors: list[_Cue]) -> None:
     rel = attrs.get("rel")
     if rel and "author" in rel.lower().split():
         authors.append(_Cue(_REL_AUTHOR, index))

@@ -246,7 +246,7 @@ class Run(NamedTuple):
 
 def inline_marks(doc: Document, lay: Layout, element: int, block_element: int) -> tuple[int, ...]:
     """Inline-mark elements between ``block_element`` and ``element``, outermost first."""
-    marks = []
+    marks: list[int] = []
     current = lay.inline[element]
     while current > block_element and len(marks) < MAX_INLINE_DEPTH:
         marks.append(current)

@@ -73,10 +73,11 @@ def _consume(grams: list[tuple[str, ...]], available: Counter) -> list[bool]:
 def _covered_runs(found: Sequence[bool], n: int, length: int) -> list[tuple[int, int]]:
     """Maximal runs [start, end) of tokens covered by the found n-grams of a block of ``length`` tokens."""
     covered = [False] * length
-    for start, ok in enumerate(found):
+    for first, ok in enumerate(found):
         if ok:
-            covered[start:start + n] = [True] * min(n, length - start)
-    runs, start = [], None
+            covered[first:first + n] = [True] * min(n, length - first)
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
     for i, c in enumerate([*covered, False]):
         if c and start is None:
             start = i

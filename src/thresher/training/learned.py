@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 from urllib.parse import urlparse
 
 import numpy as np
@@ -35,7 +35,7 @@ from ..decode import decode
 from ..errors import ThresherError
 from ..evaluation.datasets import detect_kind, load
 from ..language import page_language
-from ..treemodel import TreeEnsemble, averaged, from_lightgbm_dump, probability, save
+from ..treemodel import Model, TreeEnsemble, averaged, from_lightgbm_dump, probability, save
 from .align import align_document
 from .sequence import SequenceExample, SequenceParams, fit_sequence
 
@@ -198,7 +198,8 @@ def frequent_tokens(pages: Sequence[Page], min_domains: int) -> tuple[str, ...]:
 
 def select_vocabulary(pages: Sequence[Page], size: int, min_domains: int) -> tuple[str, ...]:
     """Tokens with the largest |log odds| of content vs boilerplate, seen on enough domains."""
-    content, boiler = Counter(), Counter()
+    content: Counter[str] = Counter()
+    boiler: Counter[str] = Counter()
     for page in pages:
         for toks, label in zip(page.features.tokens.sets, page.labels):
             for t in toks:
@@ -257,7 +258,12 @@ def _stack(pages: Sequence[Page], build: Callable[[Page], F.Columns]):
             np.concatenate([p.weights for p in pages]))
 
 
-def group_folds(pages: Sequence[Page], k: int, seed: int = SEED) -> list[list[int]]:
+class _FromDomain(Protocol):
+    @property
+    def domain(self) -> str: ...
+
+
+def group_folds(pages: Sequence[_FromDomain], k: int, seed: int = SEED) -> list[list[int]]:
     """Deterministic domain-grouped folds: a domain's pages all land in the same fold."""
     by_domain: dict[str, list[int]] = defaultdict(list)
     for i, page in enumerate(pages):
@@ -272,8 +278,8 @@ def group_folds(pages: Sequence[Page], k: int, seed: int = SEED) -> list[list[in
 
 @dataclass(frozen=True)
 class Trained:
-    stage1: object
-    stage2: object | None
+    stage1: Model
+    stage2: Model | None
     vocabulary: tuple[str, ...]
     threshold: float
     network: L.Network | None = None
@@ -316,9 +322,10 @@ def pruned(trained: Trained) -> Trained:
     returned as they are; the network keeps its own token columns.
     """
     models = [m for m in (trained.stage1, trained.stage2) if m is not None]
-    if not all(isinstance(m, TreeEnsemble) for m in models):
+    trees = [m for m in models if isinstance(m, TreeEnsemble)]
+    if len(trees) != len(models):
         return trained
-    read = frozenset().union(*(m.read_features() for m in models))
+    read = frozenset[str]().union(*(m.read_features() for m in trees))
     unread = {F.token_name(t) for t in trained.vocabulary} - read
 
     def relayout(model):
@@ -423,8 +430,8 @@ def _score(pages: Sequence[Page], probabilities, decoding: str, threshold: float
     for page, prob in zip(pages, probabilities):
         keep, _ = decide_page(prob, page.features.doc, decoding, threshold, rule)
         per_type[page.type].append(word_f1(page_text(page, keep), page.gold))
-    for page in textless:
-        per_type[page.type].append(word_f1("", page.gold))
+    for empty in textless:
+        per_type[empty.type].append(word_f1("", empty.gold))
     scores = [s for v in per_type.values() for s in v]
     return {"f1": statistics.mean(scores), "pages": len(scores), "decoding": decoding, "threshold": threshold,
             "f1_by_type": {t: statistics.mean(v) for t, v in sorted(per_type.items())}}
@@ -445,7 +452,7 @@ def format_report(name: str, report: dict) -> str:
 
 def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, report: dict | None,
           datasets: Sequence[str | Path]) -> None:
-    models = {"stage1": trained.stage1}
+    models: dict[str, Model] = {"stage1": trained.stage1}
     if trained.stage2 is not None:
         models["stage2"] = trained.stage2
     meta = {"algorithm": algorithm, "vocabulary": list(trained.vocabulary), "threshold": trained.threshold,

@@ -20,7 +20,7 @@ from .learned import SEED, train_dragnet, train_dragnet_comments, train_flagship
 class Trainer(Protocol):
     """Fits a model on ``dataset_dirs``, writes it to ``out`` and returns a report."""
 
-    def __call__(self, dataset_dirs: Sequence[str | Path], out: str | Path, *, cv: int | None,
+    def __call__(self, dataset_dirs: Sequence[str | Path], out: str | Path, /, *, cv: int | None,
                  seed: int) -> Mapping[str, Any]: ...
 
 
