@@ -7,6 +7,7 @@ machine, so it projects to core-hours on a cluster.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import sys
 import time
@@ -36,10 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     with threadpool_limits(1):
         for html in htmls:
             c0, w0 = time.process_time(), time.perf_counter()
-            try:
+            with contextlib.suppress(thresher.InputError):
                 thresher.extract(html, algorithm=args.algorithm)
-            except thresher.InputError:
-                pass
             cpu += time.process_time() - c0
             wall += time.perf_counter() - w0
     rate = len(htmls) / cpu

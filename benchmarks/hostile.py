@@ -16,10 +16,10 @@ import platform
 import resource
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -51,14 +51,16 @@ CASES = (
     Case("unclosed-b", "50,000 unclosed <b>", lambda: "<p>" + "<b>x" * 50_000),
     Case("json-ld-deep", "JSON-LD nested 100,000 deep",
          lambda: '<script type="application/ld+json">' + "[" * 100_000 + "]" * 100_000 + "</script><p>hello</p>"),
-    Case("article-20mb", "a 20 MB article of 160,000 paragraphs", lambda: "<article>" + _paragraphs(160_000) + "</article>"),
+    Case("article-20mb", "a 20 MB article of 160,000 paragraphs",
+         lambda: "<article>" + _paragraphs(160_000) + "</article>"),
     Case("binary", "64 KB of random bytes", lambda: bytes(range(256)) * 256),
     Case("frameset", "<frameset><noframes><body><p>text", lambda: "<frameset><noframes><body><p>text"),
-    Case("rss", "an RSS feed", lambda: '<?xml version="1.0"?><rss><channel><item><title>t</title></item></channel></rss>'),
+    Case("rss", "an RSS feed",
+         lambda: '<?xml version="1.0"?><rss><channel><item><title>t</title></item></channel></rss>'),
 )
 
 
-def _run_case(name: str, queue: "multiprocessing.Queue[tuple]") -> None:
+def _run_case(name: str, queue: multiprocessing.Queue[tuple]) -> None:
     import thresher
     from thresher.errors import InputError
 

@@ -36,22 +36,34 @@ Peers (``pip install -e .[peers]``), each used as its documentation shows:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import multiprocessing
 import platform
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from importlib import metadata
 from pathlib import Path
-from typing import Callable
 
 from thresher import preload
 from thresher.algorithms import names as algorithm_names
-from thresher.evaluation import (EvaluationResult, Page, ThresherExtractor, detect_kind, error_text, html_to_text,
-                                 load, page_row, select, summarize, timed_call)
+from thresher.evaluation import (
+    EvaluationResult,
+    Page,
+    ThresherExtractor,
+    detect_kind,
+    error_text,
+    html_to_text,
+    load,
+    page_row,
+    select,
+    summarize,
+    timed_call,
+)
 
 Extractor = Callable[[bytes, "str | None"], str]
 DEFAULT_ALGORITHMS = ("thresher", "justext", "declutter", "boilerpipe-article")
@@ -170,10 +182,8 @@ def contenders(algorithms: list[str], peers: list[str], preloaded: bool = True) 
 
 def warm_up(extract: Extractor, jobs: list[tuple[bytes, str | None]]) -> None:
     for html, url in jobs:
-        try:
+        with contextlib.suppress(Exception):  # the timed pass records failures
             extract(html, url)
-        except Exception:  # noqa: BLE001 - the timed pass records failures
-            pass
 
 
 Call = tuple[str, float, "str | None"]  # (extraction, seconds, error text)

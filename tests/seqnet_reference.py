@@ -112,7 +112,8 @@ def reference_margin_bags(net: SequenceNet, values: np.ndarray, indices: np.ndar
     h = h + np.maximum(conv(h, w["conv1.weight"], w["conv1.bias"]), 0)
     for i in range(net.layers):
         lw = {name: w[f"layer{i}.{name}"] for name in LAYER_WEIGHTS}
-        q, k, v = np.split(linear(layer_norm(h, lw["ln1.weight"], lw["ln1.bias"]), lw["qkv.weight"], lw["qkv.bias"]), 3, 1)
+        normed = layer_norm(h, lw["ln1.weight"], lw["ln1.bias"])
+        q, k, v = np.split(linear(normed, lw["qkv.weight"], lw["qkv.bias"]), 3, 1)
         h = h + linear(chunked_attention(q, k, v, net.heads, net.chunk), lw["proj.weight"], lw["proj.bias"])
         inner = np.maximum(linear(layer_norm(h, lw["ln2.weight"], lw["ln2.bias"]), lw["ff1.weight"], lw["ff1.bias"]), 0)
         h = h + linear(inner, lw["ff2.weight"], lw["ff2.bias"])

@@ -20,6 +20,7 @@ import pytest
 
 import thresher.batch
 from thresher import cli
+
 TMP_SUFFIX = ".thresher-tmp"  # thresher.batchdir.TMP_SUFFIX, spelt out: this file must import with older code
 
 ALG = "justext"

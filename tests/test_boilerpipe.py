@@ -1,15 +1,42 @@
 """Boilerpipe: shallow features, the two published decision trees, and the article pipeline."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import thresher
 from thresher.algorithms import get, names
 from thresher.algorithms.boilerpipe import (
-    EMPTY, END_CUE, HEADING, MIGHT_BE, TITLE, VERY_LIKELY, ArticleParams, DensityParams,
-    Features, NumWordsParams, Segment, article_segments, block_features, block_labels, count_words,
-    cut_after_end_cue, density_rule, inside, drop_trailing_headings, expand_title_to_content, fuse, is_end_cue,
-    keep_largest, list_at_end, numwords_rule, text_density, title_candidates, wrap_counts)
+    EMPTY,
+    END_CUE,
+    HEADING,
+    MIGHT_BE,
+    TITLE,
+    VERY_LIKELY,
+    ArticleParams,
+    DensityParams,
+    Features,
+    NumWordsParams,
+    Segment,
+    article_segments,
+    block_features,
+    block_labels,
+    count_words,
+    cut_after_end_cue,
+    density_rule,
+    drop_trailing_headings,
+    expand_title_to_content,
+    fuse,
+    inside,
+    is_end_cue,
+    keep_largest,
+    list_at_end,
+    numwords_rule,
+    text_density,
+    title_candidates,
+    wrap_counts,
+)
 from thresher.blocks import build_document
 
 LOREM = ("the quick brown fox jumps over the lazy dog while the cat sleeps on a warm mat near "
@@ -376,7 +403,7 @@ def test_article_segments_cover_each_block_once():
 def test_article_params_are_frozen_and_checked():
     with pytest.raises(ValueError):
         ArticleParams(classifier="svm")
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         AP.classifier = "numwords"  # type: ignore[misc]
     html = page(f"<p>{prose(60)}</p>")
     assert labels_of(html, "boilerpipe-article", ArticleParams(classifier="numwords")) == [True]

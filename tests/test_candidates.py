@@ -5,8 +5,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from thresher import candidates as C
 from thresher.blocks import build_document
@@ -78,8 +77,8 @@ def reference_bits(value: str) -> int:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(_LITERALS + ["x", "-", " ", "co", "pa", "he", "hid", "HID", "\xa0", "\u212a",
-                                             "\u0130", "Ma", "\u2028"]), max_size=12))
+@given(st.lists(st.sampled_from([*_LITERALS, "x", "-", " ", "co", "pa", "he", "hid", "HID", "\xa0", "\u212a",
+                                 "\u0130", "Ma", "\u2028"]), max_size=12))
 def test_pattern_bits_match_like_a_longest_first_alternation(pieces):
     text = "".join(pieces)
     assert C.pattern_bits(text) == reference_bits(text)

@@ -195,7 +195,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def do_GET(self):  # noqa: N802
+    def do_GET(self):
         body, status = (page("fetched"), 200) if self.path == "/page" else (b"gone", 404)
         self.send_response(status)
         self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -334,7 +334,7 @@ def test_explain_table(capsys, page_file, monkeypatch):
                        f"kept={sum(result.labels)}"
     rows = [line for line in lines[2:] if not line.startswith(" " * 23)]  # continuation lines are indented
     assert len(rows) == len(result.blocks)
-    for row, block, keep, reason in zip(rows, result.blocks, result.labels, result.classification.reasons):
+    for row, block, keep in zip(rows, result.blocks, result.labels):
         assert row.split()[0] == str(block.index)
         assert row.split()[1] == ("KEEP" if keep else "drop")
     body = " ".join(" ".join(line.split()) for line in lines[2:])
@@ -384,22 +384,67 @@ def test_evaluate_with_failing_page_is_partial(capsys, tmp_path):
     assert err.strip() == "0003: InputError: empty input"
 
 
-def test_train_missing_module_is_a_clear_error(capsys, tmp_path, monkeypatch):
-    monkeypatch.setitem(cli.TRAINERS, "thresher", "thresher.training.no_such_module:train")
+def _registry(monkeypatch, **trainers):
+    """The training registry replaced by ``name=function`` specs (default folds 5, seed 0)."""
+    from types import MappingProxyType
+
+    from thresher.training import registry
+
+    specs = {name.replace("_", "-"): registry.TrainerSpec(name.replace("_", "-"), "test", train, default_cv=5,
+                                                          default_seed=0)
+             for name, train in trainers.items()}
+    monkeypatch.setattr(registry, "TRAINERS", MappingProxyType(specs))
+
+
+def test_train_missing_package_is_a_clear_error(capsys, tmp_path, monkeypatch):
+    def train(datasets, out, *, cv, seed):
+        raise ModuleNotFoundError("No module named 'lightgbm'", name="lightgbm")
+
+    _registry(monkeypatch, thresher=train)
     code, _, err = run_main(capsys, "train", str(tmp_path), "-o", str(tmp_path / "m.json"))
-    assert_one_error_line(code, err, "module thresher.training.no_such_module is missing")
+    assert_one_error_line(code, err, "training needs the 'lightgbm' package: pip install 'thresher[train]'")
 
 
-def test_train_dispatches_to_the_table(capsys, tmp_path, monkeypatch):
-    module_dir = tmp_path / "mod"
-    module_dir.mkdir()
-    (module_dir / "fake_trainer_for_cli.py").write_text(
-        "from pathlib import Path\n"
-        "def train(datasets, out, *, cv=5, seed=0):\n"
-        "    Path(out).write_text(repr((sorted(p.name for p in datasets), cv, seed)))\n"
-        "    return {'f1': 0.5}\n", encoding="utf-8")
-    monkeypatch.syspath_prepend(str(module_dir))
-    monkeypatch.setitem(cli.TRAINERS, "dragnet", "fake_trainer_for_cli:train")
+def test_train_unknown_algorithm_lists_the_registry(capsys, tmp_path):
+    from thresher.training.registry import TRAINERS
+
+    code, _, err = run_main(capsys, "train", str(tmp_path), "-o", str(tmp_path / "m.json"), "-a", "nope")
+    assert_one_error_line(code, err, f"cannot train 'nope': choose from {', '.join(TRAINERS)}")
+
+
+def test_train_help_names_every_registered_trainer(capsys):
+    from thresher.training.registry import TRAINERS
+
+    code, out, _ = run_main(capsys, "train", "--help")
+    assert code == 0 and all(name in " ".join(out.split()) for name in TRAINERS)
+
+
+def test_the_registered_trainers_defaults_are_their_functions_defaults():
+    import inspect
+
+    from thresher.training.registry import TRAINERS
+
+    for spec in TRAINERS.values():
+        parameters = inspect.signature(spec.train).parameters
+        assert parameters["cv"].default == spec.default_cv, spec.name
+        assert parameters["seed"].default == spec.default_seed, spec.name
+
+
+def test_only_the_train_command_imports_training():
+    probe = ("import sys, thresher.cli; "
+             "sys.exit(any(name.startswith('thresher.training') for name in sys.modules))")
+    assert subprocess.run([sys.executable, "-c", probe], timeout=120).returncode == 0
+
+
+def test_train_dispatches_to_the_registry(capsys, tmp_path, monkeypatch):
+    def train(datasets, out, *, cv, seed):
+        Path(out).write_text(repr((sorted(p.name for p in datasets), cv, seed)))
+        return {"f1": 0.5}
+
+    def train_quietly(datasets, out, *, cv, seed):
+        return {}
+
+    _registry(monkeypatch, dragnet=train, dragnet_comments=train_quietly)
     (tmp_path / "d1").mkdir()
     model = tmp_path / "model.json"
     code, out, _ = run_main(capsys, "train", str(tmp_path / "d1"), "-o", str(model), "--algorithm", "dragnet",
@@ -407,17 +452,11 @@ def test_train_dispatches_to_the_table(capsys, tmp_path, monkeypatch):
     assert code == 0 and json.loads(out) == {"f1": 0.5}
     assert model.read_text() == "(['d1'], 3, 11)"
     code, _, _ = run_main(capsys, "train", str(tmp_path / "d1"), "-o", str(model), "-a", "dragnet")
-    assert code == 0 and model.read_text() == "(['d1'], 5, 0)"  # the trainer's own defaults
+    assert code == 0 and model.read_text() == "(['d1'], 5, 0)"  # the registry's defaults
     code, _, err = run_main(capsys, "train", str(tmp_path / "nope"), "-o", str(model), "-a", "dragnet")
     assert_one_error_line(code, err, "not a directory")
-    (module_dir / "fake_trainer_no_cv.py").write_text("def train(datasets, out, *, seed=0):\n    return None\n")
-    monkeypatch.setitem(cli.TRAINERS, "dragnet", "fake_trainer_no_cv:train")
-    code, _, err = run_main(capsys, "train", str(tmp_path / "d1"), "-o", str(model), "-a", "dragnet", "--cv", "4")
-    assert_one_error_line(code, err, "--cv is not supported when training 'dragnet'")
-    code, out, _ = run_main(capsys, "train", str(tmp_path / "d1"), "-o", str(model), "-a", "dragnet", "--seed", "2")
+    code, out, _ = run_main(capsys, "train", str(tmp_path / "d1"), "-o", str(model), "-a", "dragnet-comments")
     assert code == 0 and out == ""
-    sys.modules.pop("fake_trainer_no_cv", None)
-    sys.modules.pop("fake_trainer_for_cli", None)
 
 
 def test_a_gzipped_page_file_is_capped_like_a_fetched_page(tmp_path, capsys):

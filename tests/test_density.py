@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from thresher import algorithms
-from thresher.algorithms import density as D
-from thresher.algorithms import lines as L
+from thresher.algorithms import density as D, lines as L
 from thresher.algorithms.base import Context
 from thresher.blocks import build_document
 

@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from thresher.evaluation import DatasetError, detect_kind, evaluate, load, select
-from thresher.evaluation import metrics as M
-from thresher.evaluation import runner
+from thresher.evaluation import DatasetError, detect_kind, evaluate, load, metrics as M, runner, select
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REFEREE = SHARED / "bench" / "bench.py"
@@ -164,9 +162,7 @@ def assert_agrees(ours, referee_json: dict, referee_lines: list[str]) -> None:
     assert [r["id"] for r in rows] == [r["id"] for r in referee_json["pages"]]
     for mine_row, their_row in zip(rows, referee_json["pages"]):
         for key, value in their_row.items():
-            if isinstance(value, list):
-                assert mine_row[key] == pytest.approx(value, abs=1e-12), (their_row["id"], key)
-            elif isinstance(value, float):
+            if isinstance(value, (list, float)):
                 assert mine_row[key] == pytest.approx(value, abs=1e-12), (their_row["id"], key)
             else:
                 assert mine_row[key] == value, (their_row["id"], key)

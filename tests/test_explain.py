@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 import thresher
-from thresher import cli
-from thresher import learned as L
+from thresher import cli, learned as L
 from thresher.explain import build_report, render_html, render_text, to_json
 from thresher.explain.contributions import node_means, path_contributions
 from thresher.explain.sanitize import sanitised_page

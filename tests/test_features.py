@@ -6,17 +6,15 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from thresher import features as F
-from thresher import learned
+from thresher import features as F, learned
 from thresher.blocks import build_document
 
 STOP = frozenset({"the", "on", "a", "of"})
 
 
-def page(body: str, head: str = "") -> "object":
+def page(body: str, head: str = "") -> object:
     return build_document(f"<html><head>{head}</head><body>{body}</body></html>")
 
 
@@ -185,7 +183,8 @@ def test_hidden_marks_blocks_under_hidden_elements():
 def test_cue_tokens_are_split_on_non_alphanumerics():
     doc = page("<div id='Main-Nav' class='post_content  big'><p>Text</p></div><p>Bare</p>")
     facts = F.tree_facts(doc)
-    tokens = {tag: facts.tokens(i) for i, tag in enumerate(doc.elements.tags)}  # an element's id tokens, then its class's
+    # an element's id tokens, then its class's
+    tokens = {tag: facts.tokens(i) for i, tag in enumerate(doc.elements.tags)}
     assert tokens["div"] == ["main", "nav", "post", "content", "big"]
     assert tokens["p"] == []  # the last <p>, without attributes
 
@@ -534,7 +533,7 @@ def classed_pages(draw):
         attrs = (f" class='{cls}'" if cls else "") + (f" id='{ident}'" if draw(st.booleans()) else "")
         tag = draw(st.sampled_from(("div", "p", "section")))
         depth = draw(st.integers(0, 3))
-        parts.append(f"<div class='wrap'>" * depth + f"<{tag}{attrs}>text {len(parts)}</{tag}>" + "</div>" * depth)
+        parts.append("<div class='wrap'>" * depth + f"<{tag}{attrs}>text {len(parts)}</{tag}>" + "</div>" * depth)
     return page("".join(parts))
 
 
@@ -646,4 +645,5 @@ def test_tag_one_hot_columns_name_each_block_s_own_tag():
     for block in doc.blocks:
         expected = [float(block.tag == t) for t in F.BLOCK_TAG_ONE_HOT]
         assert one_hot[block.index].tolist() == expected
-    assert cols.column("in_li")[block_index(doc, "Item")] == 1.0 and cols.column("in_ul")[block_index(doc, "Item")] == 1.0
+    item = block_index(doc, "Item")
+    assert cols.column("in_li")[item] == 1.0 and cols.column("in_ul")[item] == 1.0

@@ -24,14 +24,20 @@ ALGORITHMS = algorithm_names()
 
 # Stop-word-dense English sentences: every paragraph made of them is 'good' for jusText.
 SENTENCES = (
-    "It was the best of times and it was the worst of times, and we were all going to the place where they had been before.",
-    "As if there was nothing that could be done about it by any of us who were there with them at the time, we went on.",
-    "She said that the river would rise again in the spring, and that the people of the village should be ready for it.",
+    "It was the best of times and it was the worst of times, and we were all going to the place where "
+    "they had been before.",
+    "As if there was nothing that could be done about it by any of us who were there with them at the "
+    "time, we went on.",
+    "She said that the river would rise again in the spring, and that the people of the village should "
+    "be ready for it.",
     "There is no reason to think that this will be any different from what has happened in the past, he told them.",
-    "When the train finally arrived at the station, most of the passengers had already given up and gone back to their homes.",
+    "When the train finally arrived at the station, most of the passengers had already given up and gone "
+    "back to their homes.",
     "He wrote to his mother every week, although he knew that she would not be able to read all of what he had to say.",
-    "They had been working on the bridge for almost a year before anyone noticed that it was not where it should have been.",
-    "If you want to understand how the market works, you have to spend some time with the people who sell things in it.",
+    "They had been working on the bridge for almost a year before anyone noticed that it was not where "
+    "it should have been.",
+    "If you want to understand how the market works, you have to spend some time with the people who "
+    "sell things in it.",
 )
 
 

@@ -2,13 +2,21 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from thresher.algorithms import get
 from thresher.algorithms.base import Context
-from thresher.algorithms.justext import (BlockStats, Cls, Params, block_stats, classify, context_free_class,
-                                         context_sensitive, promote_short_headings, restore_headings)
+from thresher.algorithms.justext import (
+    BlockStats,
+    Cls,
+    Params,
+    block_stats,
+    classify,
+    context_free_class,
+    context_sensitive,
+    promote_short_headings,
+    restore_headings,
+)
 from thresher.blocks import build_document
 from thresher.language import stopwords
 

@@ -24,7 +24,8 @@ def test_markup_parsed_as_text_is_left_out_of_the_sample():
 
 def test_page_language_identifies_the_prose_not_the_noscript_markup():
     # escaped markup in a <noscript> (a tracking pixel) is page text that reads as markup
-    pixel = '&lt;div style="position:absolute;"&gt;&lt;img width=1 height=1 alt="" src="http://b.example/b?P=' + "Zq3" * 200 + '"&gt;'
+    pixel = ('&lt;div style="position:absolute;"&gt;&lt;img width=1 height=1 alt="" src="http://b.example/b?P='
+             + "Zq3" * 200 + '"&gt;')
     html = f'<html lang="fr"><body><noscript>{pixel}</noscript><p>{DE}</p></body></html>'
     doc = build_document(html)
     assert any(is_markup(b.text) for b in doc.blocks)

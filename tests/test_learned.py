@@ -8,8 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import thresher
 from thresher import features as F, learned as L
@@ -196,7 +195,7 @@ def test_unknown_decoding_is_rejected(tmp_path):
 
 
 def test_stage_two_sees_the_stage_one_scores(tmp_path):
-    doc, page, s1 = page_features()
+    doc, _page, s1 = page_features()
     p1 = np.zeros(len(doc.blocks))
     s2_names = L.stage2_features(s1, doc, p1).names
     assert s2_names[:len(s1.names)] == s1.names and "p" in s2_names and "p_anc1" in s2_names
@@ -469,7 +468,7 @@ def test_shipped_flagship_reads_the_candidate_columns():
 def test_a_model_reads_its_columns_by_name_whatever_features_were_added_since(tmp_path):
     """A model trained before a feature existed (here: without ``copies_before``, its columns in
     another order) reads the columns it names and scores as the same model in today's layout."""
-    _, page, s1 = page_features()
+    _, _page, s1 = page_features()
     older = tuple(reversed([n for n in s1.names if n != "copies_before"]))
     assert len(older) == len(s1.names) - 1
     old = write_model(tmp_path / "old.npz", {"stage1": stump(older, "link_density", 0.5, 4.0, -4.0)})
@@ -481,7 +480,7 @@ def test_columns_select_by_name_and_name_what_is_missing():
     cols = F.Columns(("a", "b", "c"), np.arange(6, dtype=np.float32).reshape(2, 3))
     assert cols.select(("a", "b", "c")) is cols.values
     assert cols.select(("c", "a")).tolist() == [[2.0, 0.0], [5.0, 3.0]]
-    with pytest.raises(ModelError, match="stage1 reads features .* \\(x, y\\); retrain"):
+    with pytest.raises(ModelError, match=r"stage1 reads features .* \(x, y\); retrain"):
         cols.select(("a", "x", "y"), "stage1")
 
 

@@ -11,8 +11,14 @@ import pytest
 
 from thresher.blocks import build_document
 from thresher.metadata import (
-    Metadata, clean_author, extract_metadata, find_date_in_text, normalize_date, site_keys,
-    strip_site_name)
+    Metadata,
+    clean_author,
+    extract_metadata,
+    find_date_in_text,
+    normalize_date,
+    site_keys,
+    strip_site_name,
+)
 
 URL = "https://www.example.com/news/2024/story.html"
 
@@ -323,9 +329,9 @@ def test_match_rates_on_wcxb_dev_subset(shared_dir):
         raw = gzip.decompress((root / "html" / f"{truth_file.stem}.html.gz").read_bytes())
         found = extract_metadata(build_document(decode(raw).text, truth.get("url")))
         checks = {
-            "title": (expected.get("title"), lambda want: _norm(want) == _norm(found.title)),
-            "author": (expected.get("author"), lambda want: _names(want) == _names(found.author)),
-            "date": (expected.get("publish_date"), lambda want: want[:10] == found.date),
+            "title": (expected.get("title"), lambda want, found=found: _norm(want) == _norm(found.title)),
+            "author": (expected.get("author"), lambda want, found=found: _names(want) == _names(found.author)),
+            "date": (expected.get("publish_date"), lambda want, found=found: want[:10] == found.date),
         }
         for field, (want, matches) in checks.items():
             if want:

@@ -14,8 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from thresher import features as F
-from thresher import learned as L
+from thresher import features as F, learned as L
 from thresher.blocks import build_document
 from thresher.candidates import candidate_columns
 

@@ -10,14 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from thresher import algorithms
+from thresher import algorithms, ngram as ngram_model
 from thresher.algorithms import density as D
 from thresher.algorithms.base import Context
 from thresher.blocks import build_document
 from thresher.errors import ModelError
-from thresher.training import density_classifier as T
-from thresher import ngram as ngram_model
-from thresher.training import ngram as ngram_fit
+from thresher.training import density_classifier as T, ngram as ngram_fit
 
 CONTENT = "the river flows under the old stone bridge and the river carries boats to the sea"
 BOILER = "copyright all rights reserved privacy policy terms of use cookie settings contact us"
@@ -141,7 +139,8 @@ def test_shipped_model_loads_and_is_small():
 
 
 def test_deep_page_through_the_classifier():
-    page = "<html><body>" + "<div>" * 100_000 + f"<p>{CONTENT}</p><p>{CONTENT}</p>" + "</div>" * 100_000 + "</body></html>"
+    page = ("<html><body>" + "<div>" * 100_000 + f"<p>{CONTENT}</p><p>{CONTENT}</p>" + "</div>" * 100_000
+            + "</body></html>")
     doc = build_document(page)
     result = algorithms.get("density+classifier").run(doc)
     assert len(result.labels) == len(doc.blocks) >= 1

@@ -1,6 +1,7 @@
 """trafilatura's content switches through thresher.extract: each one does what it says."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -47,7 +48,7 @@ def test_the_api_is_keyword_only():
 def test_options_are_frozen_and_validated_once():
     options = Options(prune="div.ad")
     assert options.prune == ("div.ad",)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         options.output = "xml"  # type: ignore[misc]
     with pytest.raises(ValueError):
         Options(output="pdf")
@@ -194,7 +195,7 @@ def test_comment_sections_that_are_most_of_the_page_are_kept():
 def test_comment_params_are_frozen():
     from thresher.filters import CommentParams
 
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         CommentParams().max_share = 1.0  # type: ignore[misc]
 
 

@@ -54,7 +54,8 @@ def test_xml_without_comments_has_no_comments_element():
 
 
 def test_xml_escapes_and_strips_what_xml_cannot_hold():
-    html = b"<html><body><p>Fish &amp; chips &lt;b&gt; and a bell \x07 rang in the quiet market square.</p></body></html>"
+    html = (b"<html><body><p>Fish &amp; chips &lt;b&gt; and a bell \x07 rang in the quiet market square.</p>"
+            b"</body></html>")
     root = ET.fromstring(thresher.extract(html, params=KEEP_ALL, output="xml"))
     assert "Fish & chips <b> and a bell" in "".join(root.itertext())
 

@@ -3,8 +3,7 @@ the attribute cap, script text the caps must leave alone, and input the parser r
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from thresher.blocks import build_document
 from thresher.errors import InputError

@@ -13,8 +13,11 @@ from collections import Counter
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import (  # noqa: E402
+    given,
+    settings,
+    strategies as st,
+)
 
 from conftest import algorithm_names, require_model  # noqa: E402
 from thresher import extract_result  # noqa: E402

@@ -4,11 +4,10 @@ it is trained as (thresher.training.sequence)."""
 import numpy as np
 import pytest
 
-from thresher import seqmodel as S
-from thresher import treemodel as T
-from thresher.errors import ModelError
 import seqnet_reference
 from seqnet_reference import chunked_attention, conv, mean_embedding, reference_margin_bags
+from thresher import treemodel as T
+from thresher.errors import ModelError
 from thresher.seqmodel import LAYER_WEIGHTS, SequenceNet, as_slice, weight_names, weight_shapes
 
 NUMERIC, TOKENS = 5, 3

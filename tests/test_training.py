@@ -14,15 +14,15 @@ import pytest
 pytest.importorskip("lightgbm", reason="training tests need the 'train' extra (lightgbm)")
 pytest.importorskip("sklearn", reason="training tests need the 'train' extra (scikit-learn)")
 
-import thresher  # noqa: E402
-from thresher import features as F, learned as L  # noqa: E402
-from thresher.algorithms.flagship import Params  # noqa: E402
-from thresher.blocks import build_document  # noqa: E402
-from thresher.errors import ModelError, ThresherError  # noqa: E402
-from thresher.features import token_name  # noqa: E402
-from thresher.training import learned as T  # noqa: E402
-from thresher.training.align import align_document  # noqa: E402
-from thresher.treemodel import load  # noqa: E402
+import thresher
+from thresher import features as F, learned as L
+from thresher.algorithms.flagship import Params
+from thresher.blocks import build_document
+from thresher.errors import ModelError, ThresherError
+from thresher.features import token_name
+from thresher.training import learned as T
+from thresher.training.align import align_document
+from thresher.treemodel import load
 
 WORDS = ("the of and to in a is that for it as was with be by on not he this are or his from at which but have an "
          "they you were her she there been one all we their has would when if so no will more can who out up about "
@@ -330,7 +330,8 @@ def test_two_stage2_models_average_the_single_model_with_a_reseeded_twin(pages, 
         patch.setattr(T, "pruned", lambda trained: trained)
         one = T.train_flagship_models(pages, SMALL)
         two = T.train_flagship_models(pages, dataclasses.replace(SMALL, stage2_models=2))
-    twin = T.fit_stage2(pages, F.vocabulary(one.vocabulary), dataclasses.replace(SMALL, seed=SMALL.seed + 1), T.fit_trees)
+    twin = T.fit_stage2(pages, F.vocabulary(one.vocabulary), dataclasses.replace(SMALL, seed=SMALL.seed + 1),
+                        T.fit_trees)
     assert two.vocabulary == one.vocabulary
     assert np.array_equal(two.stage1.threshold, one.stage1.threshold)  # stage 1 is not touched
     assert len(two.stage2.roots) == len(one.stage2.roots) + len(twin.roots)
@@ -367,7 +368,8 @@ def test_cross_validation_scores_textless_pages_as_empty_extractions(tmp_path):
     add_textless_page(root, "0009", "", "service")
     prepared = T.prepare_dataset([root], log=quiet)
     assert len(prepared.pages) == 8
-    assert [(page.id, page.type) for page in prepared.textless] == [("shells/0008", "forum"), ("shells/0009", "service")]
+    textless = [(page.id, page.type) for page in prepared.textless]
+    assert textless == [("shells/0008", "forum"), ("shells/0009", "service")]
     counted = T.train_prepared("dragnet", prepared.pages, tmp_path / "a.npz", cv=2, p=SMALL, log=quiet,
                                textless=prepared.textless)
     without = T.train_prepared("dragnet", prepared.pages, tmp_path / "b.npz", cv=2, p=SMALL, log=quiet)
@@ -406,7 +408,8 @@ def test_train_accurate_adds_a_network_that_the_extractor_averages_in(pages, tmp
     network = L.load_learned(str(out)).network
     assert meta["network_weight"] == 0.5 and network.weight == 0.5
     # the network's token columns are every token on enough domains, not the trees' (pruned) vocabulary
-    assert network.vocabulary.tokens == T.frequent_tokens(pages, p.min_token_domains) == tuple(meta["network_vocabulary"])
+    frequent = T.frequent_tokens(pages, p.min_token_domains)
+    assert network.vocabulary.tokens == frequent == tuple(meta["network_vocabulary"])
     assert models["network"].feature_names == L.network_features(pages[0].features, network.vocabulary).names
     read = models["stage1"].read_features() | models["stage2"].read_features()
     assert all(token_name(t) in read for t in meta["vocabulary"])  # the trees' vocabulary is still pruned
@@ -443,7 +446,7 @@ def test_network_scores_are_averaged_with_the_guarded_tree_scores(pages):
     assert L.reads_base_and_bags(moved, page.base.names, trained.network.vocabulary.tokens)
     np.testing.assert_array_equal(L.network_scores(trained.network._replace(model=moved), page), s.network)
     # a network whose inputs are not this thresher's features goes through the checked dense path
-    other = dataclasses.replace(model, feature_names=("renamed",) + model.feature_names[1:])
+    other = dataclasses.replace(model, feature_names=("renamed", *model.feature_names[1:]))
     assert not L.reads_base_and_bags(other, page.base.names, trained.network.vocabulary.tokens)
     with pytest.raises(ModelError, match="retrain"):
         L.network_scores(trained.network._replace(model=other), page)

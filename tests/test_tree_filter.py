@@ -10,8 +10,16 @@ from thresher.algorithms import get, names
 from thresher.algorithms.base import Algorithm, Classification, Context
 from thresher.algorithms.boilerpipe import NumWordsParams
 from thresher.algorithms.tree import (
-    Group, Params, describe, group_selected, nth_ancestor, paragraph_element, tree_filter, winning_group,
-    wrap)
+    Group,
+    Params,
+    describe,
+    group_selected,
+    nth_ancestor,
+    paragraph_element,
+    tree_filter,
+    winning_group,
+    wrap,
+)
 from thresher.blocks import build_document
 
 

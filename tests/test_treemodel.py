@@ -5,8 +5,6 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from thresher import treemodel as T
 from thresher.errors import ModelError

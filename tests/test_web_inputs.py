@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from thresher import cli
-from thresher.crawl import CrawlSettings, Crawler, HostClock, read_url_list, without_blacklisted
+from thresher.crawl import Crawler, CrawlSettings, HostClock, read_url_list, without_blacklisted
 from thresher.discover import DiscoveryError, feed_links, parse_sitemap, walk_sitemaps
 from thresher.fetch import FetchError
 
@@ -49,7 +49,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def do_GET(self):  # noqa: N802
+    def do_GET(self):
         server = self.server
         with server.lock:  # type: ignore[attr-defined]
             server.hits.append(self.path)  # type: ignore[attr-defined]
@@ -116,7 +116,8 @@ def test_feeds_and_sitemaps_refuse_entities_and_bad_xml():
 
 
 def test_parse_sitemap_reads_urlsets_indexes_and_gzip():
-    urlset = b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://a.example/1 </loc></url></urlset>'
+    urlset = (b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+              b"<url><loc> https://a.example/1 </loc></url></urlset>")
     assert parse_sitemap(urlset).pages == ("https://a.example/1",)
     assert parse_sitemap(gzip.compress(urlset)).pages == ("https://a.example/1",)
     index = b'<sitemapindex><sitemap><loc>https://a.example/s.xml</loc></sitemap></sitemapindex>'

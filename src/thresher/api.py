@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -12,11 +14,20 @@ from . import algorithms
 from .algorithms.base import Classification, Context
 from .blocks import Block, Document, build_document
 from .decode import decode
+from .filters import (
+    comment_blocks,
+    comment_drop,
+    missing_metadata,
+    other_language,
+    prune_document,
+    repeated_blocks,
+    table_blocks,
+    unformatted,
+    without,
+)
 from .language import load_identifier, page_language
-from .filters import (comment_blocks, comment_drop, missing_metadata, other_language, prune_document, repeated_blocks,
-                      table_blocks, unformatted, without)
 from .metadata import Metadata, extract_metadata
-from .options import FORMATS, Options, options_from
+from .options import Options, options_from
 
 # The expected F-beta of ``favor_precision`` and ``favor_recall``.
 PRECISION_BETA, RECALL_BETA = 0.5, 2.0
@@ -30,8 +41,8 @@ class Result:
     classification: Classification
     algorithm: str
     language: str
-    metadata: Any  # thresher.metadata.Metadata
-    timings: dict = field(default_factory=dict)
+    metadata: Metadata
+    timings: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))  # seconds per stage
     options: Options = field(default_factory=Options)
     comments: tuple[bool, ...] = ()  # per block: the algorithm kept it and it lies in a comment section
     rejected: str = ""  # why a switch rejected the whole page ("" when it did not)
@@ -50,7 +61,7 @@ class Result:
 
     @property
     def title(self) -> str:
-        return getattr(self.metadata, "title", "") or self.document.title
+        return self.metadata.title or self.document.title
 
     @property
     def text(self) -> str:
@@ -142,7 +153,7 @@ def extract_result(html: bytes | str, url: str | None = None, *, options: Option
         classification = without(classification, np.ones(len(doc.blocks), bool))
     elif opts.seen is not None:
         classification = without(classification, repeated_blocks(doc.blocks, classification.labels, opts.seen))
-    timings = {"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3}
+    timings = MappingProxyType({"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3})
     return Result(doc, classification, chosen.name, lang, meta, timings, opts, tuple(comments.tolist()), rejected)
 
 

@@ -39,6 +39,7 @@ Inputs:
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import pickle
@@ -47,12 +48,13 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import current_process, get_context
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterable, Iterator, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from .errors import InputError
 from .fetch import DEFAULT_MAX_BYTES
@@ -99,7 +101,11 @@ class _Job:
 
 # ----------------------------------------------------------------- reading
 
-def _read_capped(stream: BinaryIO, limit: int, name: str, what: str) -> bytes:
+class _Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+def _read_capped(stream: _Readable, limit: int, name: str, what: str) -> bytes:
     """At most ``limit`` bytes of ``stream``, read in chunks; :class:`PageTooLarge` past that."""
     chunks, size = [], 0
     while chunk := stream.read(min(_READ_CHUNK, limit + 1 - size)):
@@ -152,8 +158,12 @@ def run_job(job: _Job, options: dict[str, Any], extractor: Callable[..., str] | 
     """Extract one input; every exception becomes an error record."""
     try:
         html = read_page(job.path, max_bytes) if job.path is not None else job.html
+        if html is None:
+            raise InputError("empty input")
         if extractor is None:
-            from .api import extract as extractor
+            from .api import extract
+
+            extractor = extract
         return BatchRecord(job.id, True, extractor(html, job.url, **options), None)
     except Exception as exc:  # noqa: BLE001 - one bad input never stops a batch
         return _failure(job.id, exc)
@@ -199,10 +209,8 @@ def _ask_kernel_to_kill_us_with_parent() -> None:
         return
     import ctypes
 
-    try:
+    with contextlib.suppress(OSError, AttributeError):  # no prctl: the watchdog thread still ends the worker
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-    except (OSError, AttributeError):
-        pass  # no prctl: the watchdog thread still ends the worker
 
 
 def _watch_parent(parent_pid: int) -> None:
@@ -248,7 +256,7 @@ def _pickled(record: BatchRecord) -> bytes:
 class _Sent(NamedTuple):
     """A page and its place in the input."""
 
-    index: int
+    position: int
     job: _Job
 
 
@@ -355,7 +363,7 @@ class _Pool:
                 if message == _READY:
                     worker.ready = True
                 elif worker.page is not None:
-                    self.done[worker.page.index] = message
+                    self.done[worker.page.position] = message
                     worker.page = None
         except (EOFError, OSError):
             self._replace(worker, *_crashed(worker))
@@ -370,7 +378,7 @@ class _Pool:
         if not worker.ready:
             raise WorkerStartError("a worker process died while starting (its error, if any, is on stderr)")
         if worker.page is not None and blame:
-            self.done[worker.page.index] = _error(worker.page.job.id, kind, message)
+            self.done[worker.page.position] = _error(worker.page.job.id, kind, message)
         elif worker.page is not None:
             self.waiting.appendleft(worker.page)
 

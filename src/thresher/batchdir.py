@@ -27,9 +27,10 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 ERRORS_NAME = "errors.jsonl"
 TMP_SUFFIX = ".thresher-tmp"

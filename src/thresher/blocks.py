@@ -16,11 +16,11 @@ return labels or scores; nothing here is mutated after construction.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from collections.abc import Sequence
-from typing import Any, Iterator, Mapping, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
@@ -37,21 +37,18 @@ SKIPPED_TAGS = frozenset(_core.SKIPPED_TAGS)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 # What an element's ``attrs`` is when the document is built without attributes.
-NO_ATTRIBUTES = MappingProxyType({})
+NO_ATTRIBUTES: Mapping[str, str] = MappingProxyType({})
 _new_tuple = tuple.__new__  # builds a NamedTuple from a tuple of its fields, skipping its __new__
 
 
 class Element(NamedTuple):
-    """One element of the page. ``parent`` is -1 for the root.
+    """One element of the page. ``parent`` is -1 for the root; ``attrs`` is read-only."""
 
-    ``attrs`` is the parser's attribute mapping; treat it as read-only.
-    """
-
-    index: int
+    index: int  # type: ignore[assignment]  # a field named like tuple.index, as NamedTuple allows
     tag: str
     parent: int
     depth: int
-    attrs: dict
+    attrs: Mapping[str, str]
     first_block: int  # blocks [first_block, end_block) lie inside this element
     end_block: int
 
@@ -69,13 +66,13 @@ class Element(NamedTuple):
 
 
 @dataclass(frozen=True)
-class ElementTable(Sequence):
+class ElementTable(Sequence[Element]):
     """All elements, in pre-order, stored as columns; ``table[i]`` is an :class:`Element`."""
 
     tags: tuple[str, ...]
     parents: tuple[int, ...]
     depths: tuple[int, ...]
-    attrs: tuple[dict, ...]
+    attrs: tuple[Mapping[str, str], ...]  # the parser's mappings: read them, never change them
     first_blocks: tuple[int, ...]
     end_blocks: tuple[int, ...]
 
@@ -83,7 +80,7 @@ class ElementTable(Sequence):
         return len(self.tags)
 
     @cached_property
-    def arrays(self) -> "ElementArrays":
+    def arrays(self) -> ElementArrays:
         """The integer columns as read-only int64 arrays, converted once per document
         (several feature stages read them)."""
         n = len(self.tags)
@@ -93,13 +90,19 @@ class ElementTable(Sequence):
             column.flags.writeable = False
         return ElementArrays(*columns)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> Element: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Element]: ...
+
+    def __getitem__(self, index: int | slice) -> Element | list[Element]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:
             index += len(self.tags)
         return Element(index, self.tags[index], self.parents[index], self.depths[index],
-                       self.attrs[index], self.first_blocks[index], self.end_blocks[index])
+                       MappingProxyType(self.attrs[index]), self.first_blocks[index], self.end_blocks[index])
 
 
 class ElementArrays(NamedTuple):
@@ -120,7 +123,7 @@ Span = tuple[str, int]
 class Block(NamedTuple):
     """A segment of text between two block boundaries, with its shallow statistics."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named like tuple.index, as NamedTuple allows
     text: str  # whitespace-collapsed text (``pre`` keeps its line breaks)
     tag: str  # tag of the delimiting element
     element: int  # index of the delimiting element
@@ -162,7 +165,8 @@ _NUMBER_FIELDS = tuple(Block._fields.index(name) for name in (
 def block_numbers(blocks: Sequence[Block]) -> BlockNumbers:
     """The counts of ``blocks`` as columns, in one pass over them."""
     if not blocks:
-        return BlockNumbers(*(np.zeros(0) for _ in range(6)), np.zeros(0, np.int64))
+        none = np.zeros(0)
+        return BlockNumbers(none, none, none, none, none, none, np.zeros(0, np.int64))
     fields = list(zip(*blocks))
     *counts, element = (fields[i] for i in _NUMBER_FIELDS)
     columns = [np.array(c, np.float64) for c in counts] + [np.array(element, np.int64)]
@@ -247,14 +251,14 @@ def normalize_space(text: str) -> str:
 def hidden_by_style(attrs: Mapping[str, str | None]) -> bool:
     """An inline ``display:none`` or ``visibility:hidden`` style."""
     style = attrs.get("style")
-    return bool(style) and _HIDDEN_STYLE.search(style) is not None
+    return style is not None and _HIDDEN_STYLE.search(style) is not None
 
 
 # Lone surrogates: a str can hold them (decoded with "surrogateescape", say), UTF-8 cannot.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _parse_and_walk(html: str, limits: ParseLimits, attributes: bool) -> dict:
+def _parse_and_walk(html: str, limits: ParseLimits, attributes: bool) -> _core.DocumentColumns:
     try:
         return _core.build_document(html, max_attributes=limits.max_attributes, max_depth=limits.max_depth,
                                     attributes=attributes, empty=NO_ATTRIBUTES)

@@ -27,8 +27,7 @@ What the columns bought, and the variants tried: docs/design-measurements.md.
 """
 from __future__ import annotations
 
-from . import _core
-from . import features as F
+from . import _core, features as F
 from .blocks import Document
 
 NAMES: tuple[str, ...] = tuple(_core.CANDIDATE_COLUMNS)

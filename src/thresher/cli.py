@@ -20,17 +20,18 @@ Errors are reported as one line, ``thresher: error: <message>``, on stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
-import importlib
-import inspect
 import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .api import Result
     from .batchdir import Listing, Plan
 
 EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
@@ -38,13 +39,6 @@ PROG = "thresher"
 DEFAULT_GLOBS = ("*.html", "*.htm", "*.html.gz")
 EXTENSIONS = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json", "xml": ".xml",
               "xmltei": ".tei.xml", "csv": ".csv"}
-TRAINERS = {
-    "density-classifier": "thresher.training.density_classifier:train_density_classifier",
-    "dragnet": "thresher.training.learned:train_dragnet",
-    "thresher": "thresher.training.learned:train_flagship",
-    "thresher-accurate": "thresher.training.learned:train_flagship_accurate",
-    "dragnet-comments": "thresher.training.learned:train_dragnet_comments",
-}
 EPILOG = """exit codes:
   0  success
   1  partial failure: some inputs of a batch failed (OUTDIR/errors.jsonl lists
@@ -149,8 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=_formatter)
     tr.add_argument("datasets", nargs="+", metavar="DATASET")
     tr.add_argument("--output", "-o", required=True, metavar="MODEL", help="model file to write")
-    tr.add_argument("--algorithm", "-a", default="thresher", choices=sorted(TRAINERS),
-                    help="what to train (default: thresher)")
+    tr.add_argument("--algorithm", "-a", default="thresher", metavar="NAME",
+                    help="what to train: thresher, thresher-accurate, dragnet, dragnet-comments or "
+                         "density-classifier (default: thresher)")
     tr.add_argument("--cv", type=int, metavar="K",
                     help="K-fold cross-validation grouped by domain before the final fit "
                          "(0: none; default: the trainer's)")
@@ -329,10 +324,8 @@ def _write_page(target: Path, text: str) -> str | None:
 
 def _drop_stale_output(target: Path) -> None:
     """Remove an earlier run's output of an input that now fails: each input has one record."""
-    try:
+    with contextlib.suppress(OSError):
         target.unlink(missing_ok=True)
-    except OSError:
-        pass
 
 
 def _page_timeout(args: argparse.Namespace) -> float | None:
@@ -411,14 +404,14 @@ def cmd_extract_dir(args: argparse.Namespace) -> int:
         records = extract_many(inputs, jobs=jobs, page_timeout=_page_timeout(args), max_bytes=args.max_bytes,
                                **options)
         for (path, target), record in zip(work.todo, records):
-            problem = ("OSError", _write_page(target, record.output)) if record.ok else \
+            kind, message = ("OSError", _write_page(target, record.output or "")) if record.error is None else \
                 (record.error.type, record.error.message)
-            if problem[1] is None:
+            if message is None:
                 ok += 1
             else:
                 failed += 1
                 _drop_stale_output(target)
-                errors.add(path, *problem)
+                errors.add(path, kind, message)
             progress.update(1)
     progress.close()
     print(_summary(ok, failed, time.perf_counter() - start, out_dir, work), file=sys.stderr)
@@ -474,50 +467,31 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return EXIT_PARTIAL if result.summary.errors else EXIT_OK
 
 
-def load_trainer(algorithm: str):
-    """The training function registered for ``algorithm``, imported now."""
-    module_name, _, function = TRAINERS[algorithm].partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        missing = exc.name or ""
-        if module_name == missing or module_name.startswith(missing + "."):
-            raise CliError(f"training {algorithm!r} is not available: module {module_name} is missing") from None
-        raise CliError(f"training needs the {missing!r} package: pip install 'thresher[train]'") from None
-    try:
-        return getattr(module, function)
-    except AttributeError:
-        raise CliError(f"training {algorithm!r} is not available: {module_name} has no {function}") from None
-
-
-def _accepts(function, keyword: str) -> bool:
-    try:
-        parameters = inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return True
-    return keyword in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
-
-
 def cmd_train(args: argparse.Namespace) -> int:
-    trainer = load_trainer(args.algorithm)
+    # Training is imported here only: no other command loads it.
+    from .training.registry import TRAINERS
+
+    spec = TRAINERS.get(args.algorithm)
+    if spec is None:
+        raise CliError(f"cannot train {args.algorithm!r}: choose from {', '.join(TRAINERS)}")
     datasets = [Path(d) for d in args.datasets]
     for dataset in datasets:
         if not dataset.is_dir():
             raise CliError(f"{dataset}: not a directory")
     if args.cv is not None and (args.cv < 0 or args.cv == 1):
         raise CliError("--cv needs 2 folds or more (0: no cross-validation)")
-    options = {key: value for key, value in (("cv", args.cv), ("seed", args.seed)) if value is not None}
-    for key in options:
-        if not _accepts(trainer, key):
-            raise CliError(f"--{key} is not supported when training {args.algorithm!r}")
-    report = trainer(datasets, Path(args.output), **options)
+    cv = spec.default_cv if args.cv is None else args.cv
+    seed = spec.default_seed if args.seed is None else args.seed
+    try:
+        report = spec.train(datasets, Path(args.output), cv=cv, seed=seed)
+    except ModuleNotFoundError as exc:
+        raise CliError(f"training needs the {exc.name!r} package: pip install 'thresher[train]'") from None
     if report:
-        write_output(json.dumps(report, ensure_ascii=False, default=str) if isinstance(report, dict)
-                     else str(report), None)
+        write_output(json.dumps(report, ensure_ascii=False, default=str), None)
     return EXIT_OK
 
 
-def explain_table(result) -> str:
+def explain_table(result: Result) -> str:
     """One row per block: index, KEEP/drop, score, the full reason and the text, wrapped to the terminal."""
     from .explain import render_text
 
@@ -547,12 +521,13 @@ def _run(args: argparse.Namespace) -> int:
     from .errors import ThresherError
 
     try:
-        return args.handler(args)
+        code: int = args.handler(args)
+        return code
     except (CliError, ThresherError) as exc:
         return _fail(str(exc) or type(exc).__name__)
     except OSError as exc:
         return _fail(_os_message(exc))
-    except Exception as exc:  # noqa: BLE001 - the CLI never shows a traceback unless asked
+    except Exception as exc:  # the CLI never shows a traceback unless asked
         if args.traceback:
             raise
         return _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback for details)")

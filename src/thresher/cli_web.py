@@ -12,8 +12,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .cli import (EXIT_OK, EXIT_PARTIAL, EXTENSIONS, PROG, CliError, _os_message, _render_options, _with_newline,
-                  _write_page, check_algorithm, check_model, read_file, write_output)
+from .cli import (
+    EXIT_OK,
+    EXIT_PARTIAL,
+    EXTENSIONS,
+    PROG,
+    CliError,
+    _os_message,
+    _render_options,
+    _with_newline,
+    _write_page,
+    check_algorithm,
+    check_model,
+    read_file,
+    write_output,
+)
 
 
 def add_content_options(parser: argparse.ArgumentParser) -> None:
@@ -108,8 +121,8 @@ def content_switches(args: argparse.Namespace) -> dict[str, Any]:
 
 def web_urls(args: argparse.Namespace, crawler: Any) -> tuple[list[str], list[tuple[str, str]]]:
     """The page URLs the web inputs name (blacklist applied), and the discovery errors."""
-    from .discover import DiscoveryError, feed_links, walk_sitemaps
     from .crawl import read_url_list, without_blacklisted
+    from .discover import DiscoveryError, feed_links, walk_sitemaps
 
     urls: list[str] = [args.input_url] if args.input_url else []
     errors: list[tuple[str, str]] = []
@@ -127,7 +140,8 @@ def web_urls(args: argparse.Namespace, crawler: Any) -> tuple[list[str], list[tu
             raise CliError(walk.errors[0][1])
         urls += walk.pages
         errors += walk.errors
-    blacklist = read_url_list(read_file(args.blacklist, args.max_bytes).decode("utf-8", "replace")) if args.blacklist else []
+    blacklist = (read_url_list(read_file(args.blacklist, args.max_bytes).decode("utf-8", "replace"))
+                 if args.blacklist else [])
     return without_blacklisted(urls, blacklist), errors
 
 
@@ -163,7 +177,7 @@ def _web_setup(args: argparse.Namespace) -> Path | None:
 def cmd_extract_web(args: argparse.Namespace) -> int:
     """Pages named by -u, -i, --feed and --sitemap, fetched by threads, extracted here in order."""
     from .api import extract
-    from .crawl import CrawlSettings, Crawler
+    from .crawl import Crawler, CrawlSettings
     from .errors import ThresherError
     from .options import SeenTexts, options_from
 
@@ -175,7 +189,7 @@ def cmd_extract_web(args: argparse.Namespace) -> int:
                                 language=args.language, model=check_model(args.model), **switches))
     settings = CrawlSettings(timeout=args.timeout, max_bytes=args.max_bytes, max_total_bytes=args.max_total_bytes,
                              delay=args.delay, retries=args.retries, workers=max(1, args.jobs or os.cpu_count() or 1))
-    ok, problems, outputs = 0, [], []
+    ok, outputs = 0, []
     with Crawler(settings) as crawler:
         urls, problems = web_urls(args, crawler)
         if args.list:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
-from .fetch import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, FetchError, Fetched, fetch, make_client
+from .fetch import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, Fetched, FetchError, fetch, make_client
 
 DEFAULT_DELAY = 1.0
 DEFAULT_RETRIES = 2
@@ -106,7 +107,7 @@ class Crawler:
         self._clock = HostClock(settings.delay)
         self._budget = ByteBudget(settings.max_total_bytes)
 
-    def __enter__(self) -> "Crawler":
+    def __enter__(self) -> Crawler:
         return self
 
     def __exit__(self, *_exc: object) -> None:

@@ -170,9 +170,9 @@ def _declared(data: bytes, content_type: str | None) -> list[tuple[str, str]]:
         match = _HEADER_CHARSET.search(content_type)
         if match:
             found.append((match.group(1), "http"))
-    match = _META_CHARSET.search(data[:_HEAD_BYTES])
-    if match:
-        found.append((match.group(1).decode("ascii", "replace"), "meta"))
+    meta = _META_CHARSET.search(data[:_HEAD_BYTES])
+    if meta:
+        found.append((meta.group(1).decode("ascii", "replace"), "meta"))
     return found
 
 
@@ -270,6 +270,8 @@ def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
         raise InputError(f"not an HTML page: {reason}")
     for label, source in _declared(data, content_type):
         codec = _declared_codec(label)
+        if codec is None:
+            continue
         if codec == "utf-8":
             decoded = _utf8(data, source, declared=True)
             if decoded is not None:

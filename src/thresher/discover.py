@@ -11,8 +11,9 @@ import gzip
 import io
 import zlib
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from .errors import ThresherError

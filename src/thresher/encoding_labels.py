@@ -15,8 +15,8 @@ big5hkscs, EUC-KR as cp949, windows-874 as cp874).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 # (encoding, Python codec, labels). The "replacement" encoding is absent on purpose: its labels
 # (iso-2022-kr, hz-gb-2312, ...) name encodings browsers refuse to decode, so a page declaring

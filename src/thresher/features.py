@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import chain as iter_chain, count, repeat
-from typing import Iterable, NamedTuple, Sequence
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -71,7 +71,7 @@ class Columns:
     values: np.ndarray  # shape (n_blocks, len(names)), float32
 
     @staticmethod
-    def of(columns: dict[str, Iterable[float]], n: int) -> "Columns":
+    def of(columns: Mapping[str, Iterable[float]], n: int) -> "Columns":
         names = tuple(columns)
         if not names:
             return Columns((), np.zeros((n, 0), np.float32))
@@ -396,7 +396,7 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
         "page_type_list": float(any(t in types for t in _LIST_TYPES)),
         "page_has_structured_text": float(len(structured) > 20),
     }
-    cols: dict[str, list[float]] = {k: [v] * n for k, v in page.items()}
+    cols: dict[str, Iterable[float]] = {k: [v] * n for k, v in page.items()}
     longest = float(chars.max(initial=1.0))  # every block has text: at least 1
     # Per block: the share of its distinct lower-cased words that the title / structured data hold.
     shares = doc.native.word_overlaps([doc.title, structured_words])

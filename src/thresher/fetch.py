@@ -14,13 +14,15 @@ worker's blocked read at once) and the caller gets :class:`FetchError`.
 """
 from __future__ import annotations
 
+import contextlib
 import queue
 import re
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from . import __version__
 from .errors import ThresherError
@@ -120,10 +122,8 @@ def _stream_socket(stream: object) -> socket.socket | None:
 
 def _shut_down(sock: socket.socket) -> None:
     """Shut both directions: a read blocked on the socket in another thread returns at once."""
-    try:
+    with contextlib.suppress(OSError, ValueError):  # already closed, or detached when TLS took it over
         sock.shutdown(socket.SHUT_RDWR)
-    except (OSError, ValueError):  # already closed, or detached when TLS took it over
-        pass
 
 
 def _timed_out(url: str, timeout: float) -> FetchError:
@@ -138,7 +138,7 @@ def _within(timeout: float, job: Callable[[], Fetched], on_timeout: Callable[[],
     def work() -> None:
         try:
             outcome.put((job(), None))
-        except Exception as exc:  # handed to the caller, who re-raises it
+        except Exception as exc:  # noqa: BLE001 - handed to the caller, who re-raises it
             outcome.put((None, exc))
 
     threading.Thread(target=work, name="thresher-fetch", daemon=True).start()

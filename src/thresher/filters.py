@@ -10,9 +10,10 @@
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -121,7 +122,8 @@ def prune_document(doc: Document, selectors: Sequence[str]) -> Document:
         return doc
     keep = ~drop
     before = np.concatenate([[0], np.cumsum(keep)]).astype(np.int64)
-    blocks, offset = [], 0
+    blocks: list[Block] = []
+    offset = 0
     for block, kept in zip(doc.blocks, keep.tolist()):
         if kept:
             blocks.append(block._replace(index=len(blocks), offset=offset))

@@ -7,7 +7,7 @@ read-only package data.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 # Enough text to identify a language reliably; more only costs time (measured in
 # docs/design-measurements.md).
@@ -23,7 +23,7 @@ _ENGLISH_SHARE = 0.15
 _MARKED_MIN_WORDS = 20
 
 
-@lru_cache(maxsize=None)
+@cache
 def stopwords(language: str) -> frozenset[str]:
     """Lower-cased stop words of an ISO 639-1 language; empty when unknown."""
     import stopwordsiso
@@ -34,7 +34,7 @@ def stopwords(language: str) -> frozenset[str]:
     return frozenset(word.lower() for word in stopwordsiso.stopwords(code))
 
 
-@lru_cache(maxsize=None)
+@cache
 def supported_languages() -> frozenset[str]:
     import stopwordsiso
 

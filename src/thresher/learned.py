@@ -22,8 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _core
-from . import features as F
+from . import _core, features as F
 from .algorithms import cetr as C
 from .blocks import Document
 from .candidates import NAMES as CANDIDATE_NAMES, candidate_columns

@@ -18,10 +18,12 @@ import json
 import os
 import sys
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import IO, Any, BinaryIO, Iterable, Iterator, NamedTuple
+from types import ModuleType
+from typing import IO, Any, BinaryIO, NamedTuple
 
 from .algorithms import DEFAULT
 from .batch import DEFAULT_PAGE_TIMEOUT, BatchError, BatchRecord, as_job, extract_many, run_job
@@ -69,14 +71,14 @@ class WarcResult(NamedTuple):
     def as_dict(self) -> dict[str, Any]:
         """``{record_id, url, ok, output}`` or ``{record_id, url, ok, error: {type, message}}``."""
         head = {"record_id": self.record_id, "url": self.url, "ok": self.ok}
-        if self.ok:
+        if self.error is None:
             return {**head, "output": self.output}
         return {**head, "error": {"type": self.error.type, "message": self.error.message}}
 
 
 # -------------------------------------------------------- optional packages
 
-def _import_optional(module: str, purpose: str):
+def _import_optional(module: str, purpose: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError:
@@ -84,7 +86,7 @@ def _import_optional(module: str, purpose: str):
                                      f"{INSTALL_HINT}") from None
 
 
-def _archive_iterator():
+def _archive_iterator() -> Any:
     return _import_optional("warcio.archiveiterator", "reading WARC files").ArchiveIterator
 
 
@@ -99,18 +101,19 @@ def is_html_type(content_type: str | None) -> bool:
     return media_type(content_type) in HTML_TYPES
 
 
-def _is_html_response(record) -> bool:
+def _is_html_response(record: Any) -> bool:
     return record.rec_type == "response" and record.http_headers is not None and \
         is_html_type(_content_type(record))
 
 
-def _content_type(record) -> str | None:
+def _content_type(record: Any) -> str | None:
     """The HTTP Content-Type, else the archiver's identified payload type."""
-    return record.http_headers.get_header("Content-Type") or \
+    found: str | None = record.http_headers.get_header("Content-Type") or \
         record.rec_headers.get_header("WARC-Identified-Payload-Type")
+    return found
 
 
-def _declared_length(record) -> int | None:
+def _declared_length(record: Any) -> int | None:
     try:
         return int(record.rec_headers.get_header("Content-Length") or "")
     except ValueError:
@@ -121,7 +124,7 @@ def _too_large(size: int, cap: int) -> BatchError:
     return BatchError("RecordTooLarge", f"record of {size} bytes or more is over the {cap}-byte cap; skipped")
 
 
-def _read_payload(record, cap: int) -> tuple[bytes, BatchError | None]:
+def _read_payload(record: Any, cap: int) -> tuple[bytes, BatchError | None]:
     """The HTTP payload (transfer and content encodings undone), at most ``cap`` bytes."""
     declared = _declared_length(record)
     if declared is not None and declared > cap:
@@ -135,7 +138,7 @@ def _read_payload(record, cap: int) -> tuple[bytes, BatchError | None]:
     return payload, None
 
 
-def _page(record, records, cap: int) -> WarcPage:
+def _page(record: Any, records: Any, cap: int) -> WarcPage:
     html, error = _read_payload(record, cap)
     records.read_to_end()  # the rest of the record, in bounded reads; fixes its offset
     if _truncated(record):
@@ -146,7 +149,7 @@ def _page(record, records, cap: int) -> WarcPage:
     return WarcPage(record_id, url, _content_type(record), html, error)
 
 
-def _truncated(record) -> bool:
+def _truncated(record: Any) -> bool:
     """Whether the data ran out before the record's declared length, or it declares none.
 
     warcio ends quietly in both cases; without a length (headers cut short or
@@ -171,7 +174,7 @@ def _pages(stream: BinaryIO, label: str, cap: int) -> Iterator[WarcPage]:
         _check_tail(stream, offset, label)
     except ThresherError:
         raise
-    except Exception as exc:  # noqa: BLE001 - warcio raises many kinds on a corrupt archive
+    except Exception as exc:  # warcio raises many kinds on a corrupt archive
         raise WarcError(f"{label}: archive unreadable at offset {offset}: {type(exc).__name__}: {exc}") from exc
 
 
@@ -193,14 +196,14 @@ def _check_tail(stream: BinaryIO, end: int, label: str) -> None:
                         "(truncated or corrupt archive)")
 
 
-def _seekable(stream) -> bool:
+def _seekable(stream: Any) -> bool:
     try:
         return bool(stream.seekable())
     except (AttributeError, OSError, ValueError):
         return False
 
 
-def iter_warc(path_or_stream: str | os.PathLike | BinaryIO, *,
+def iter_warc(path_or_stream: str | os.PathLike[str] | BinaryIO, *,
               max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> Iterator[WarcPage]:
     """Yield a :class:`WarcPage` per HTML ``response`` record, in archive order.
 
@@ -258,7 +261,8 @@ def _archive_failure(exc: BaseException, label: str) -> _Pending:
     return _Pending(label, None, BatchError(type(exc).__name__, str(exc)))
 
 
-def _jobs(pages: Iterator[WarcPage], pending: deque[_Pending], label: str) -> Iterator[tuple]:
+def _jobs(pages: Iterator[WarcPage], pending: deque[_Pending],
+          label: str) -> Iterator[tuple[str, WarcPage, str | None]]:
     """Batch inputs for the loadable pages; every page (and an archive failure) is queued in order."""
     try:
         for page in pages:
@@ -275,7 +279,7 @@ def _unsent(pending: deque[_Pending]) -> Iterator[WarcResult]:
         yield WarcResult(item.record_id, item.url, False, None, item.error)
 
 
-def extract_warc(path: str | os.PathLike | BinaryIO, *, algorithm: str = DEFAULT, output: str = "text",
+def extract_warc(path: str | os.PathLike[str] | BinaryIO, *, algorithm: str = DEFAULT, output: str = "text",
                  jobs: int = 1, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
                  page_timeout: float | None = DEFAULT_PAGE_TIMEOUT, **extract_kwargs: Any) -> Iterator[WarcResult]:
     """Yield a :class:`WarcResult` per HTML response of the archive, in archive order.
@@ -323,7 +327,7 @@ def write_jsonl(results: Iterable[WarcResult], out: IO[str]) -> Counts:
     return Counts(ok, failed)
 
 
-def write_warc_jsonl(path: str | os.PathLike, out_path: str | None, *, jobs: int = 1,
+def write_warc_jsonl(path: str | os.PathLike[str], out_path: str | None, *, jobs: int = 1,
                      progress: bool | None = None, **options: Any) -> Counts:
     """:func:`extract_warc` into a JSON-lines file (stdout for ``None`` or ``"-"``)."""
     from tqdm import tqdm
@@ -379,7 +383,7 @@ def extract_item(item: Any, options: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def to_dask_bag(records_or_paths: Iterable[Any], *, algorithm: str = DEFAULT, output: str = "text",
-                npartitions: int | None = None, **extract_kwargs: Any):
+                npartitions: int | None = None, **extract_kwargs: Any) -> Any:
     """A :class:`dask.bag.Bag` of result dicts (see :meth:`WarcResult.as_dict`), one per page.
 
     Elements: :class:`WarcPage` records, WARC paths (``.warc``, ``.warc.gz``,

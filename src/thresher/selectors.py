@@ -14,9 +14,9 @@ compound selectors.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
 
 from .blocks import Document
 
@@ -98,7 +98,8 @@ def parse_selector(text: str) -> Selector:
         raise ValueError(f"bad CSS selector {text!r}")
     compounds: list[Compound] = []
     child: list[bool] = []
-    tag, tests, pending, position = "", [], False, 0
+    tests: list[AttrTest] = []
+    tag, pending, position = "", False, 0
     joined_by_child = False
     while position < len(source):
         match = _TOKEN.match(source, position)

@@ -113,10 +113,11 @@ class SequenceNet:
 
     @cached_property
     def _columns(self) -> tuple[slice | np.ndarray, slice | np.ndarray]:
-        return tuple(map(as_slice, split_columns(self.feature_names, self.token_columns)))
+        numeric, tokens = split_columns(self.feature_names, self.token_columns)
+        return as_slice(numeric), as_slice(tokens)
 
     @cached_property
-    def native(self) -> "_core.SequenceNet":
+    def native(self) -> _core.SequenceNet:
         """The network built by the core (once per model)."""
         width, embedding = self.weights["in2.weight"].shape[0], self.weights["embedding"].shape[-1]
         tokens = len(self.token_columns)

@@ -23,10 +23,10 @@ from __future__ import annotations
 import json
 import zipfile
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from pathlib import Path
-from typing import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +71,7 @@ class TreeEnsemble:
         except ValueError as exc:
             raise ModelError(f"a tree model does not fit its rows: {exc}") from None
 
-    def _compiled(self, width: int) -> "_core.Trees":
+    def _compiled(self, width: int) -> _core.Trees:
         """The ensemble compiled by the core for rows of ``width`` columns, once per model
         (the rows of one model always have its features' width)."""
         compiled = self.__dict__.get("_trees")
@@ -92,7 +92,7 @@ class TreeEnsemble:
         """Names of the features some split reads (the others cannot change a score)."""
         return frozenset(self.feature_names[i] for i in np.unique(self.feature[self.feature >= 0]).tolist())
 
-    def with_feature_names(self, names: tuple[str, ...]) -> "TreeEnsemble":
+    def with_feature_names(self, names: tuple[str, ...]) -> TreeEnsemble:
         """The same ensemble reading rows laid out as ``names`` (which must hold every feature it reads)."""
         position = {name: i for i, name in enumerate(names)}
         missing = self.read_features() - position.keys()
@@ -160,17 +160,17 @@ def sigmoid(margin: np.ndarray) -> np.ndarray:
 def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -> None:
     """Write one or more named models into a single ``.npz`` file."""
     arrays: dict[str, np.ndarray] = {}
-    header = {"schema": SCHEMA, "version": VERSION, "meta": meta or {}, "models": {}}
+    described: dict[str, dict[str, Any]] = {}
+    header = {"schema": SCHEMA, "version": VERSION, "meta": meta or {}, "models": described}
     for name, model in models.items():
-        header["models"][name] = {"kind": model.kind, "feature_names": list(model.feature_names),
-                                  "meta": model.meta}
+        described[name] = {"kind": model.kind, "feature_names": list(model.feature_names), "meta": model.meta}
         if isinstance(model, SequenceNet):
-            header["models"][name]["token_columns"] = list(model.token_columns)
+            described[name]["token_columns"] = list(model.token_columns)
         for key, value in model.arrays().items():
             arrays[f"{name}.{key}"] = value
     arrays["header"] = np.asarray(json.dumps(header))
     with open(path, "wb") as handle:
-        np.savez_compressed(handle, **arrays)
+        np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub types allow_pickle only
 
 
 _UNREADABLE = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error)
@@ -217,11 +217,16 @@ def _build(name: str, spec: dict, arrays: dict[str, np.ndarray]) -> Model:
 
 def from_lightgbm_dump(dump: dict, feature_names: tuple[str, ...], meta: dict | None = None) -> TreeEnsemble:
     """Convert ``Booster.dump_model()`` output into a :class:`TreeEnsemble` (iteratively)."""
-    feature, threshold, left, right, value, roots = [], [], [], [], [], []
+    feature: list[int] = []
+    threshold: list[float] = []
+    left: list[int] = []
+    right: list[int] = []
+    value: list[float] = []
+    roots: list[int] = []
     max_depth = 0
     for tree in dump["tree_info"]:
         roots.append(len(feature))
-        stack = [(tree["tree_structure"], None, None, 0)]
+        stack: list[tuple[dict[str, Any], int | None, str | None, int]] = [(tree["tree_structure"], None, None, 0)]
         while stack:
             node, parent, side, depth = stack.pop()
             index = len(feature)

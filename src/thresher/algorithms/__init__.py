@@ -13,7 +13,7 @@ from functools import lru_cache
 from ..errors import UnknownAlgorithm
 from .base import Algorithm, Classification, Context
 
-__all__ = ["Algorithm", "Classification", "Context", "get", "names", "registry", "DEFAULT"]
+__all__ = ["DEFAULT", "Algorithm", "Classification", "Context", "get", "names", "registry"]
 
 DEFAULT = "thresher"
 # Module names, in the order `thresher algorithms` lists them.

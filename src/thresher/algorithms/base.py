@@ -6,8 +6,9 @@ Algorithms never mutate the document or anything shared.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -46,8 +47,9 @@ class Classification:
             raise ValueError("reasons and labels differ in length")
 
     @classmethod
-    def from_labels(cls, labels: Sequence[bool], reasons: Sequence[str] = (),
-                    scores: Sequence[float] | None = None) -> "Classification":
+    def from_labels(cls, labels: Sequence[bool] | np.ndarray, reasons: Sequence[str] = (),
+                    scores: Sequence[float] | np.ndarray | None = None) -> Classification:
+        """A classification from per-block labels and scores, given as sequences or numpy arrays."""
         return cls(tuple(np.asarray(labels, bool).tolist()),
                    None if scores is None else tuple(np.asarray(scores, np.float64).tolist()),
                    tuple(reasons))

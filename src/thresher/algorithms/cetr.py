@@ -120,7 +120,7 @@ def features(text_chars: np.ndarray, tag_counts: np.ndarray, p: Params) -> np.nd
 def seed_centroids(points: np.ndarray, quantiles: tuple[float, ...]) -> np.ndarray:
     """The origin, then the points at the given quantiles of distance from the origin."""
     order = np.argsort(np.hypot(points[:, 0], points[:, 1]), kind="stable")
-    picks = [order[min(len(order) - 1, int(round(q * (len(order) - 1))))] for q in quantiles]
+    picks = [order[min(len(order) - 1, round(q * (len(order) - 1)))] for q in quantiles]
     return np.vstack((np.zeros((1, 2)), points[picks]))
 
 

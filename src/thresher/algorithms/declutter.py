@@ -51,9 +51,10 @@ sharply (docs/design-measurements.md); the write-up's formula is unchanged.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Callable, NamedTuple, Sequence
+from typing import NamedTuple
 
 from ..blocks import Document, hidden_by_style
 from .base import Algorithm, Classification, Context
@@ -183,7 +184,7 @@ def token_parts(token: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-def _attr_tokens(attrs: dict, names: Sequence[str]) -> list[str]:
+def _attr_tokens(attrs: Mapping[str, str], names: Sequence[str]) -> list[str]:
     tokens: list[str] = []
     for name in names:
         value = attrs.get(name)
@@ -214,7 +215,8 @@ def token_verdict(token: str, p: Params) -> TokenVerdict:
                         any(part in p.blessed_words for part in parts))
 
 
-def _verdicts(attrs: dict, names: Sequence[str], p: Params, memo: dict) -> list[TokenVerdict]:
+def _verdicts(attrs: Mapping[str, str], names: Sequence[str], p: Params,
+              memo: dict[str, TokenVerdict]) -> list[TokenVerdict]:
     """Verdicts of the tokens of ``attrs[names]``; ``memo`` caches them for one page."""
     out = []
     for token in _attr_tokens(attrs, names):
@@ -227,7 +229,7 @@ def _verdicts(attrs: dict, names: Sequence[str], p: Params, memo: dict) -> list[
 
 # ------------------------------------------------------------------ prune
 
-def is_hidden(attrs: dict) -> bool:
+def is_hidden(attrs: Mapping[str, str]) -> bool:
     """An inline ``display:none`` or ``visibility:hidden`` style.
 
     The ``hidden`` attribute and ``aria-hidden`` are deliberately not signals:
@@ -239,7 +241,7 @@ def is_hidden(attrs: dict) -> bool:
     return hidden_by_style(attrs)
 
 
-def prune_trigger(tag: str, attrs: dict, p: Params, memo: dict) -> str:
+def prune_trigger(tag: str, attrs: Mapping[str, str], p: Params, memo: dict[str, TokenVerdict]) -> str:
     """The prune decision for one element, looking at nothing but the element.
 
     Returns what triggered it ("tag", "hidden", "role navigation", "class
@@ -262,14 +264,14 @@ def prune_trigger(tag: str, attrs: dict, p: Params, memo: dict) -> str:
     return f"poison word {trigger!r}" if trigger else ""
 
 
-def is_blessed(attrs: dict, p: Params, memo: dict) -> bool:
+def is_blessed(attrs: Mapping[str, str], p: Params, memo: dict[str, TokenVerdict]) -> bool:
     """The heuristic override: does the element look like an author/byline block?"""
     if not attrs:
         return False
     return any(v.blessed for v in _verdicts(attrs, ("id", "class", "itemprop", "rel"), p, memo))
 
 
-def prune(doc: Document, p: Params, memo: dict) -> list[str]:
+def prune(doc: Document, p: Params, memo: dict[str, TokenVerdict]) -> list[str]:
     """Per element, what prunes it on its own account ("" for nothing)."""
     tags, attrs = doc.elements.tags, doc.elements.attrs
     return [prune_trigger(tags[i], attrs[i], p, memo) for i in range(len(tags))]
@@ -312,7 +314,7 @@ def _own_word_counts(doc: Document, in_link: Sequence[bool]) -> tuple[list[int],
     return words, link_words
 
 
-def shake(doc: Document, p: Params, gone: Sequence[bool], memo: dict) -> Shake:
+def shake(doc: Document, p: Params, gone: Sequence[bool], memo: dict[str, TokenVerdict]) -> Shake:
     """The post-order pass; ``gone`` marks elements inside pruned subtrees."""
     els = doc.elements
     n, tags, parents = len(els), els.tags, els.parents
@@ -390,7 +392,7 @@ def _block_cause(block, cause: Sequence[int]) -> int:
 
 def run(doc: Document, p: Params, context: Context) -> Classification:
     parents = doc.elements.parents
-    memo: dict = {}  # token -> TokenVerdict, for this page only
+    memo: dict[str, TokenVerdict] = {}  # for this page only
     triggers = prune(doc, p, memo)
     pruned = [bool(t) for t in triggers]
     shaken = shake(doc, p, _inherit(pruned, parents), memo)

@@ -35,14 +35,15 @@ Stage 2, ``density+classifier``
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
+from .. import ngram
 from ..blocks import Document
 from ..parse import VOID_TAGS
-from .. import ngram
 from .base import Algorithm, Classification, Context
 from .lines import align_blocks, block_labels, page_source, source_lines
 
@@ -121,7 +122,7 @@ def filter_chunks(text_chars: np.ndarray, markup_chars: np.ndarray, p: Params) -
     return FilterResult(long_enough, densities, threshold, long_enough & (densities > threshold))
 
 
-def element_markup_chars(tag: str, attrs: dict) -> int:
+def element_markup_chars(tag: str, attrs: Mapping[str, str]) -> int:
     """Length of an element's start tag with its attributes, plus its end tag unless void."""
     start = 2 + len(tag)
     for name, value in attrs.items():
@@ -172,7 +173,7 @@ def classifier_keep(model: ngram.NGramModel, texts: Sequence[str], candidates: n
     scores = np.full(len(texts), np.nan)
     where = np.flatnonzero(candidates)
     if len(where):
-        scores[where] = ngram.scores(model, [texts[i] for i in where])
+        scores[where] = ngram.scores(model, [texts[i] for i in where.tolist()])
     threshold = model.threshold if margin is None else margin
     return scores, candidates & (np.nan_to_num(scores, nan=-np.inf) > threshold)
 
@@ -187,7 +188,8 @@ def _chunk_reason(i: int, f: FilterResult, min_chars: int, stage2: np.ndarray | 
     if stage2 is None or not f.keep[i]:
         return base
     verdict = "content" if stage2[i] else "boilerplate"
-    return f"{base}; n-gram score {scores[i]:+.3f} -> {verdict}"
+    score = "" if scores is None else f"n-gram score {scores[i]:+.3f} "
+    return f"{base}; {score}-> {verdict}"
 
 
 def _line_decisions_to_blocks(doc: Document, chunks: Chunks, keep: np.ndarray, threshold: float
@@ -223,7 +225,8 @@ def run_classifier(doc: Document, p: ClassifierParams, context: Context) -> Clas
     return decide(doc, p, page_source(doc, context), model_for(context), p.margin)
 
 
-SOURCE = "Sujit Pal, Extracting Useful Text from HTML (2009), after The Easy Way to Extract Useful Text from Arbitrary HTML"
+SOURCE = ("Sujit Pal, Extracting Useful Text from HTML (2009), after The Easy Way to Extract Useful Text from "
+          "Arbitrary HTML")
 
 ALGORITHMS = (
     Algorithm(

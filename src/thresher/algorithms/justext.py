@@ -14,9 +14,9 @@ Five stages over the document's blocks, each a pure function:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Sequence
 
 from ..blocks import Document
 from ..language import stopwords

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import html as htmllib
 import re
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 

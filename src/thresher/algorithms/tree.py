@@ -20,9 +20,10 @@ wraps a wrapped algorithm again.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from ..blocks import Document
 from .base import Algorithm, Classification, Context

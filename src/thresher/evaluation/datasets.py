@@ -21,10 +21,11 @@ import gzip
 import html as htmllib
 import json
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import islice
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Iterator, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import ThresherError
 
@@ -90,7 +91,7 @@ def select(pages: Iterable[Page], every: int = 1, limit: int | None = None) -> I
     return chosen if limit is None else islice(chosen, max(0, limit))
 
 
-def _frozen(gold: dict) -> Mapping[str, Any]:
+def _frozen(gold: dict[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in gold.items()})
 
 

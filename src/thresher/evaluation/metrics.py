@@ -21,9 +21,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 TOKEN = re.compile(r"\w+")
 SHINGLE = 4
@@ -107,7 +108,7 @@ def word_prf(pred: str | None, gold: str | None) -> WordScore:
     return WordScore(precision, recall, harmonic(precision, recall))
 
 
-def shingles(text: str | None, n: int = SHINGLE) -> Counter:
+def shingles(text: str | None, n: int = SHINGLE) -> Counter[tuple[str, ...]]:
     """Multiset of ``n``-token shingles (case kept); a shorter text is one shingle."""
     toks = TOKEN.findall(text or "")
     if not toks:

@@ -8,9 +8,10 @@ counts as an error and as an empty extraction.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from .datasets import Page, detect_kind, load, select
 from .metrics import PageScore, Scores, ShingleScore, SnippetScore, aggregate, score_page

@@ -77,13 +77,17 @@ def learned_details(doc: Document, algorithm: str, language: str,
     page = L.page_features(doc, language)
     if base_name(algorithm) in DRAGNET_FILES:
         stage1 = loaded.stage("stage1")
+        if not isinstance(stage1, TreeEnsemble):  # only trees are decomposed into contributions
+            return None
         x = L.checked(stage1, L.dragnet_features(page, loaded.token_vocabulary))
         return _details(stage1, x, path_contributions(stage1, x), "stage1")
     return _flagship_details(loaded, page)
 
 
-def _flagship_details(loaded: L.LearnedModel, page: L.PageFeatures) -> tuple[BlockDetail, ...]:
+def _flagship_details(loaded: L.LearnedModel, page: L.PageFeatures) -> tuple[BlockDetail, ...] | None:
     stage1 = loaded.stage("stage1")
+    if not isinstance(stage1, TreeEnsemble):  # only trees are decomposed into contributions
+        return None
     s1 = L.stage1_features(page, loaded.token_vocabulary, L.reads_candidates(stage1))
     x1 = L.checked(stage1, s1)
     first = _details(stage1, x1, path_contributions(stage1, x1), "stage1")

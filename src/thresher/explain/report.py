@@ -7,9 +7,10 @@ import json
 import shutil
 import textwrap
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
 
 from ..api import Result, extract_result
 from ..decode import decode
@@ -99,7 +100,7 @@ def _decision(view: View, i: int, report: Report) -> dict[str, Any]:
 def _summary(view: View) -> dict[str, Any]:
     return {"algorithm": view.name, "blocks": len(view.result.labels), "kept": sum(view.result.labels),
             "words_kept": view.words(True), "words_dropped": view.words(False), "cut": view.cut,
-            "seconds": view.seconds, "timings": view.result.timings}
+            "seconds": view.seconds, "timings": dict(view.result.timings)}
 
 
 def to_json(report: Report) -> dict[str, Any]:

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
-from typing import Sequence
 
 DROPPED_ELEMENTS = frozenset(
     "script iframe frame frameset object embed applet base link meta noscript template "
@@ -42,7 +42,7 @@ class BlockText:
     starts: tuple[int, ...]
 
     @staticmethod
-    def of(texts: Sequence[str]) -> "BlockText":
+    def of(texts: Sequence[str]) -> BlockText:
         starts, position = [], 0
         for text in texts:
             starts.append(position)

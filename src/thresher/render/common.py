@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 from urllib.parse import urljoin
 
-from ..blocks import Block, Document, HEADING_TAGS
+from ..blocks import HEADING_TAGS, Block, Document
 
 # -- purify: the whitelist
 
@@ -107,7 +108,8 @@ def nearest(doc: Document, tags: frozenset[str]) -> list[int]:
     """Per element, the nearest ancestor-or-self whose tag is in ``tags`` (-1: none); by the
     core when the document has its native copy."""
     if doc.native is not None:
-        return doc.native.nearest(sorted(tags)).tolist()
+        found: list[int] = doc.native.nearest(sorted(tags)).tolist()
+        return found
     columns = doc.elements
     out = [-1] * len(columns)
     for i, (tag, parent) in enumerate(zip(columns.tags, columns.parents)):
@@ -251,7 +253,7 @@ class Run(NamedTuple):
 
 def inline_marks(doc: Document, lay: Layout, element: int, block_element: int) -> tuple[int, ...]:
     """Inline-mark elements between ``block_element`` and ``element``, outermost first."""
-    marks = []
+    marks: list[int] = []
     current = lay.inline[element]
     while current > block_element and len(marks) < MAX_INLINE_DEPTH:
         marks.append(current)

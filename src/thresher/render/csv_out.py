@@ -12,9 +12,11 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..blocks import Block
+from .extraction import Extraction
 from .front_matter import hostname
 from .xml import split_kept
 
@@ -32,7 +34,7 @@ def fingerprint(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest() if text else ""
 
 
-def row(result: Any) -> list[str]:
+def row(result: Extraction) -> list[str]:
     """The page's fields, in :data:`COLUMNS` order ("" when unknown)."""
     meta, doc = result.metadata, result.document
     main, comments = split_kept(result)
@@ -46,7 +48,7 @@ def row(result: Any) -> list[str]:
     return [str(values.get(column, "") or "") for column in COLUMNS]
 
 
-def render(result: Any, *, header: bool = False, **_options: Any) -> str:
+def render(result: Extraction, *, header: bool = False, **_options: Any) -> str:
     """One CSV row for ``result`` (after a header row with ``header=True``)."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=DELIMITER, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from ..options import FRONT_MATTER_FORMATS
+from .extraction import Extraction
 
 # (YAML key, Metadata attribute), in the order they are written.
 FIELDS = (("title", "title"), ("author", "author"), ("date", "date"), ("url", "url"),
@@ -49,7 +50,7 @@ def hostname(metadata: Any, url: str | None = None) -> str:
     return host[4:] if host.startswith("www.") else host
 
 
-def with_front_matter(result: Any, output: str, text: str) -> str:
+def with_front_matter(result: Extraction, output: str, text: str) -> str:
     """``text`` behind the front matter when the result asks for it and ``output`` takes it."""
     if output not in FRONT_MATTER_FORMATS or not result.options.with_metadata:
         return text

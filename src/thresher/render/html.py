@@ -19,20 +19,43 @@ wrappers between a block element and its text are kept, all others flattened.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Sequence
+from typing import Any
 
 from ..blocks import Block, Document
-from .common import (ALLOWED_ATTRIBUTES, ALLOWED_TAGS, NO_IMAGES, Image, ImagePlacement, Layout, above, cell_blocks,
-                     clean_text, code_run_end, code_text, heading_level, image_placement, is_cell, is_code, layout,
-                     list_chain, runs, safe_url, split_space, table_caption, table_rows)
+from .common import (
+    ALLOWED_ATTRIBUTES,
+    ALLOWED_TAGS,
+    NO_IMAGES,
+    Image,
+    ImagePlacement,
+    Layout,
+    above,
+    cell_blocks,
+    clean_text,
+    code_run_end,
+    code_text,
+    heading_level,
+    image_placement,
+    is_cell,
+    is_code,
+    layout,
+    list_chain,
+    runs,
+    safe_url,
+    split_space,
+    table_caption,
+    table_rows,
+)
+from .extraction import Extraction
 from .selection import select, title_heading_needed
 
 _LANG = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
 _MAX_SPAN = 1000
 
 
-def open_tag(tag: str, attrs: dict | None = None) -> str:
+def open_tag(tag: str, attrs: Mapping[str, str] | None = None) -> str:
     """A start tag from the whitelist, with only whitelisted, escaped attributes."""
     if tag not in ALLOWED_TAGS:
         raise ValueError(f"<{tag}> is not in the purify whitelist")
@@ -44,11 +67,11 @@ def open_tag(tag: str, attrs: dict | None = None) -> str:
     return "<" + " ".join(pieces) + ">"
 
 
-def element(tag: str, inner: str, attrs: dict | None = None) -> str:
+def element(tag: str, inner: str, attrs: Mapping[str, str] | None = None) -> str:
     return f"{open_tag(tag, attrs)}{inner}</{tag}>"
 
 
-def _span_attrs(attrs: dict) -> dict:
+def _span_attrs(attrs: Mapping[str, str]) -> dict[str, str]:
     """colspan/rowspan of a source cell, when they are small positive numbers."""
     out = {}
     for name in ("colspan", "rowspan"):
@@ -305,7 +328,7 @@ def article(doc: Document, blocks: Sequence[Block], links: bool = True,
     return "\n".join(out)
 
 
-def render(result, *, links: bool = True, title: bool = True, images: bool = False, **_options) -> str:
+def render(result: Extraction, *, links: bool = True, title: bool = True, images: bool = False, **_options: Any) -> str:
     """A complete HTML document holding the selected blocks (:func:`~thresher.render.selection.select`);
     ``links=False`` drops ``<a>``; ``title=True`` opens the article with the page title as
     ``<h1>`` unless the first block already is that heading; ``images=True`` writes the images

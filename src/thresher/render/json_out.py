@@ -14,9 +14,10 @@ from typing import Any
 
 from . import text as text_renderer
 from .common import clean_text
+from .extraction import Extraction
 
 
-def metadata_dict(metadata: Any) -> dict | None:
+def metadata_dict(metadata: Any) -> dict[str, Any] | None:
     """``metadata`` as a plain dict (dataclasses and mappings), None when absent."""
     if metadata is None:
         return None
@@ -27,7 +28,7 @@ def metadata_dict(metadata: Any) -> dict | None:
     return {"value": str(metadata)}
 
 
-def cleaned(record: dict | None) -> dict | None:
+def cleaned(record: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """``record`` with its text values (and lists of them) through :func:`clean_text`."""
     if record is None:
         return None
@@ -36,12 +37,13 @@ def cleaned(record: dict | None) -> dict | None:
             else value for key, value in record.items()}
 
 
-def block_records(result) -> list[dict]:
+def block_records(result: Extraction) -> list[dict[str, Any]]:
     classification = result.classification
     scores, reasons = classification.scores, classification.reasons
-    records = []
+    records: list[dict[str, Any]] = []
     for block, label in zip(result.document.blocks, classification.labels):
-        record = {"index": block.index, "text": clean_text(block.text), "tag": block.tag, "label": label}
+        record: dict[str, Any] = {"index": block.index, "text": clean_text(block.text), "tag": block.tag,
+                                  "label": label}
         if scores is not None:
             record["score"] = scores[block.index]
         if reasons:
@@ -50,9 +52,9 @@ def block_records(result) -> list[dict]:
     return records
 
 
-def render(result, *, blocks: bool = False, indent: int | None = None, **options) -> str:
+def render(result: Extraction, *, blocks: bool = False, indent: int | None = None, **options: Any) -> str:
     """``result`` as a JSON object; ``blocks=True`` adds every block's decision."""
-    payload = {
+    payload: dict[str, Any] = {
         "title": clean_text(result.title or ""),
         "language": result.language,
         "url": result.document.url,

@@ -18,12 +18,36 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from ..blocks import Block, Document
-from .common import (BOLD, CODE, ITALIC, NO_IMAGES, Image, ImagePlacement, Layout, cell_blocks, clean_text,
-                     code_run_end, code_text, heading_level, image_placement, is_cell, is_code, layout, list_chain,
-                     quote_depth, runs, safe_url, split_space, table_caption, table_rows)
+from .common import (
+    BOLD,
+    CODE,
+    ITALIC,
+    NO_IMAGES,
+    Image,
+    ImagePlacement,
+    Layout,
+    cell_blocks,
+    clean_text,
+    code_run_end,
+    code_text,
+    heading_level,
+    image_placement,
+    is_cell,
+    is_code,
+    layout,
+    list_chain,
+    quote_depth,
+    runs,
+    safe_url,
+    split_space,
+    table_caption,
+    table_rows,
+)
+from .extraction import Extraction
 from .selection import select, title_heading_needed
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
@@ -41,7 +65,7 @@ class Chunk(NamedTuple):
     """One rendered piece; consecutive chunks with the same non-empty ``group`` are joined by a single newline."""
 
     text: str
-    group: tuple = ()
+    group: tuple[str, int] | tuple[()] = ()  # blocks of one group (a list) join with one newline
 
 
 def escape(text: str) -> str:
@@ -60,8 +84,8 @@ def escape_line_starts(text: str) -> str:
     return _RULE_LINE.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 
 
-def _escape_line_start(match: re.Match) -> str:
-    indent, mark, dot = match.groups()
+def _escape_line_start(match: re.Match[str]) -> str:
+    indent, mark, dot = match.group(1, 2, 3)
     if mark.isdigit():  # "1." starts an ordered list; a bare number does not
         return indent + mark + ("\\" + dot if dot else "")
     return indent + "\\" + mark + dot
@@ -290,7 +314,7 @@ def image_chunk(image: Image) -> Chunk:
 
 def join(chunks: Sequence[Chunk]) -> str:
     parts: list[str] = []
-    previous: tuple = ()
+    previous: tuple[str, int] | tuple[()] = ()
     for chunk in chunks:
         if not chunk.text:
             continue
@@ -301,7 +325,8 @@ def join(chunks: Sequence[Chunk]) -> str:
     return "".join(parts)
 
 
-def render(result, *, links: bool = False, title: bool = True, images: bool = False, **_options) -> str:
+def render(result: Extraction, *, links: bool = False, title: bool = True, images: bool = False,
+           **_options: Any) -> str:
     """Markdown of the selected blocks (:func:`~thresher.render.selection.select`);
     ``links=True`` writes links as ``[text](url)``; ``title=True`` opens with the page
     title as a ``#`` heading unless the first block already is that heading; ``images=True``

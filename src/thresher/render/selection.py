@@ -17,11 +17,13 @@ of its own, which this module corrects for every output format:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from ..blocks import Block, Document, normalize_space
 from .common import clean_text, nearest
+from .extraction import Extraction
 
 _TABLE = frozenset({"table"})
 # Link text of a section's edit link (MediaWiki: "edit", "edit source").
@@ -56,7 +58,7 @@ class Selection(NamedTuple):
     tables: frozenset[int]  # table elements every block of which is in ``blocks``
 
 
-def select(result, params: SelectionParams = SelectionParams()) -> Selection:
+def select(result: Extraction, params: SelectionParams = SelectionParams()) -> Selection:
     """The blocks of ``result`` to render (see the module docstring)."""
     doc: Document = result.document
     keep = list(result.labels)
@@ -157,13 +159,13 @@ def is_edit_link(doc: Document, block: Block, text: str, element: int) -> bool:
 def _merge_brackets(spans: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """Spans with each "[" that ends one and "]" that starts a later one moved together, so the
     empty brackets an edit link leaves can be found within one span."""
-    out = [list(span) for span in spans]
-    for i in range(len(out) - 1):
-        tail = _OPEN_BRACKET_TAIL.search(out[i][0])
-        if tail and out[i + 1][0].lstrip()[:1] in ("]", "|"):
-            out[i][0] = out[i][0][:tail.start()]
-            out[i + 1][0] = tail.group(0) + out[i + 1][0].lstrip()
-    return [(text, element) for text, element in out]
+    texts = [text for text, _ in spans]
+    for i in range(len(texts) - 1):
+        tail = _OPEN_BRACKET_TAIL.search(texts[i])
+        if tail and texts[i + 1].lstrip()[:1] in ("]", "|"):
+            texts[i] = texts[i][:tail.start()]
+            texts[i + 1] = tail.group(0) + texts[i + 1].lstrip()
+    return [(text, element) for text, (_, element) in zip(texts, spans)]
 
 
 def title_heading_needed(title: str, blocks: Sequence[Block]) -> bool:

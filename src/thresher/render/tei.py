@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from .. import __version__
+from .extraction import Extraction
 from .xml import Style, Writer, block_images, clean, metadata_values, serialize, split_kept
 
 TEI_NAMESPACE = "http://www.tei-c.org/ns/1.0"
@@ -23,7 +24,7 @@ def _text(parent: ET.Element, tag: str, text: str, attrs: dict[str, str] | None 
     return element
 
 
-def header(result: Any) -> ET.Element:
+def header(result: Extraction) -> ET.Element:
     """The ``teiHeader`` of ``result``'s metadata."""
     values = dict(metadata_values(result))
     head = ET.Element("teiHeader")
@@ -53,7 +54,7 @@ def header(result: Any) -> ET.Element:
     return head
 
 
-def build_tei(result: Any, *, links: bool = False, images: bool = False,
+def build_tei(result: Extraction, *, links: bool = False, images: bool = False,
               formatting: bool | None = None) -> ET.Element:
     """The ``TEI`` element of ``result``."""
     main, comments = split_kept(result)
@@ -71,7 +72,7 @@ def build_tei(result: Any, *, links: bool = False, images: bool = False,
     return root
 
 
-def render(result: Any, *, links: bool = False, images: bool = False, formatting: bool | None = None,
+def render(result: Extraction, *, links: bool = False, images: bool = False, formatting: bool | None = None,
            **_options: Any) -> str:
     """``result`` as a TEI document (see the module docstring)."""
     return serialize(build_tei(result, links=links, images=images, formatting=formatting))

@@ -10,10 +10,12 @@ path: a page without ``pre`` or whole tables is nothing but a join.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..blocks import Block, Document
 from .common import cell_blocks, clean_text, code_run_end, code_text, nearest, table_caption, table_rows
+from .extraction import Extraction
 from .selection import select
 
 _PRE = frozenset({"pre"})
@@ -22,19 +24,19 @@ _ROW = frozenset({"tr"})
 CELL_SEPARATOR = " | "
 
 
-def render(result, **_options) -> str:
+def render(result: Extraction, **_options: Any) -> str:
     selection = select(result)
     kept = selection.blocks
     doc = result.document
     if not selection.tables and "pre" not in doc.elements.tags:
         return "\n\n".join(filter(None, (clean_text(block.text) for block in kept)))
     pre = nearest(doc, _PRE)
-    table = nearest(doc, _TABLE) if selection.tables else None
+    table = nearest(doc, _TABLE) if selection.tables else []
     row = nearest(doc, _ROW) if selection.tables else []
     paragraphs: list[str] = []
     i = 0
     while i < len(kept):
-        whole = table[kept[i].element] if table is not None else -1
+        whole = table[kept[i].element] if table else -1
         if whole in selection.tables:
             paragraphs.append(table_text(doc, table, row, whole))
             end = doc.elements.end_blocks[whole]

@@ -34,11 +34,26 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..blocks import Block, Document
-from .common import (BOLD, CODE, ITALIC, Layout, code_run_end, code_text, heading_level, is_cell, is_code,
-                     layout, runs, safe_url, split_space)
+from .common import (
+    BOLD,
+    CODE,
+    ITALIC,
+    Layout,
+    code_run_end,
+    code_text,
+    heading_level,
+    is_cell,
+    is_code,
+    layout,
+    runs,
+    safe_url,
+    split_space,
+)
+from .extraction import Extraction
 from .front_matter import hostname
 
 TEI_NAMESPACE = "http://www.tei-c.org/ns/1.0"
@@ -242,14 +257,14 @@ class Writer:
         return end
 
 
-def split_kept(result: Any) -> tuple[list[Block], list[Block]]:
+def split_kept(result: Extraction) -> tuple[list[Block], list[Block]]:
     """(main, comments): the kept blocks outside and inside comment sections."""
     comments = result.comments or (False,) * len(result.document.blocks)
     main = [b for b in result.kept if not comments[b.index]]
     return main, [b for b in result.kept if comments[b.index]]
 
 
-def metadata_values(result: Any) -> list[tuple[str, str]]:
+def metadata_values(result: Extraction) -> list[tuple[str, str]]:
     """(attribute, value) of every known metadata field, with the algorithm last."""
     meta, doc = result.metadata, result.document
     values = []
@@ -265,7 +280,7 @@ def metadata_values(result: Any) -> list[tuple[str, str]]:
     return values
 
 
-def _style(result: Any, links: bool, images: bool, formatting: bool | None, tei: bool) -> Style:
+def _style(result: Extraction, links: bool, images: bool, formatting: bool | None, tei: bool) -> Style:
     chosen = result.options.formatting if formatting is None else formatting
     return Style(links, images, chosen, tei)
 
@@ -286,19 +301,20 @@ def serialize(root: ET.Element) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
-def build_xml(result: Any, *, links: bool = False, images: bool = False, formatting: bool | None = None) -> ET.Element:
+def build_xml(result: Extraction, *, links: bool = False, images: bool = False,
+              formatting: bool | None = None) -> ET.Element:
     """The ``<doc>`` element of ``result``."""
     main, comments = split_kept(result)
     doc = result.document
     writer = Writer(doc, _style(result, links, images, formatting, tei=False), block_images(doc, result.kept))
-    root = ET.Element("doc", dict(metadata_values(result) + [("algorithm", result.algorithm)]))
+    root = ET.Element("doc", dict([*metadata_values(result), ("algorithm", result.algorithm)]))
     writer.write(ET.SubElement(root, "main"), main)
     if comments:
         writer.write(ET.SubElement(root, "comments"), comments)
     return root
 
 
-def render(result: Any, *, links: bool = False, images: bool = False, formatting: bool | None = None,
+def render(result: Extraction, *, links: bool = False, images: bool = False, formatting: bool | None = None,
            **_options: Any) -> str:
     """``result`` in thresher's XML schema (see the module docstring)."""
     return serialize(build_xml(result, links=links, images=images, formatting=formatting))

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 TOKEN = re.compile(r"\w+")
 
@@ -73,11 +73,12 @@ def _consume(grams: list[tuple[str, ...]], available: Counter) -> list[bool]:
 def _covered_runs(found: Sequence[bool], n: int, length: int) -> list[tuple[int, int]]:
     """Maximal runs [start, end) of tokens covered by the found n-grams of a block of ``length`` tokens."""
     covered = [False] * length
-    for start, ok in enumerate(found):
+    for first, ok in enumerate(found):
         if ok:
-            covered[start:start + n] = [True] * min(n, length - start)
-    runs, start = [], None
-    for i, c in enumerate(covered + [False]):
+            covered[first:first + n] = [True] * min(n, length - first)
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
+    for i, c in enumerate([*covered, False]):
         if c and start is None:
             start = i
         elif not c and start is not None:

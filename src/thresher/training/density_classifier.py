@@ -22,20 +22,21 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
+from .. import ngram as ngram_model
 from ..algorithms import density
 from ..blocks import build_document
 from ..decode import decode
 from ..errors import InputError
 from ..evaluation.datasets import load
-from ..evaluation.metrics import word_prf
+from ..evaluation.metrics import WordScore, word_prf
 from . import ngram
-from .. import ngram as ngram_model
 from .align import align_document
 from .learned import domain_of, group_folds
 
@@ -91,7 +92,7 @@ def _select(pages: list[GoldPage], wanted, seed: int) -> list[GoldPage]:
 
 
 def load_chunks(dataset_dirs: Iterable[str | Path], pages=None, seed: int = 0) -> list[PageChunks]:
-    out = []
+    out: list[PageChunks] = []
     for directory in dataset_dirs:
         out.extend(page_chunks(page) for page in _select(list(read_dataset(directory)), pages, seed))
     return out
@@ -135,8 +136,9 @@ def train_density_classifier(dataset_dirs: Sequence[str | Path], out_path: str |
     fit_params = fit_params or ngram.FitParams(n=n)
     chunk_pages = load_chunks(dataset_dirs, pages, seed)
     content, boilerplate = training_texts(chunk_pages)
+    names = [str(Path(d).name) for d in dataset_dirs]
     report = {
-        "datasets": [str(Path(d).name) for d in dataset_dirs], "pages": len(chunk_pages),
+        "datasets": names, "pages": len(chunk_pages),
         "pages_without_blocks": sum(1 for p in chunk_pages if not p.block_texts),
         "content_chunks": len(content), "boilerplate_chunks": len(boilerplate),
         "content_chars": sum(map(len, content)), "boilerplate_chars": sum(map(len, boilerplate)),
@@ -145,7 +147,7 @@ def train_density_classifier(dataset_dirs: Sequence[str | Path], out_path: str |
     cv_result = None
     if cv:
         cv_result = cross_validate_density_classifier(
-            " + ".join(report["datasets"]), cv, fit_params=fit_params, chunk_pages=chunk_pages)
+            " + ".join(names), cv, fit_params=fit_params, chunk_pages=chunk_pages)
     model = ngram.fit(content, boilerplate, fit_params, report)
     path = ngram.save_model(model, out_path)
     report = dict(report, min_count=model["min_count"], bytes=path.stat().st_size,
@@ -166,12 +168,15 @@ class FoldScore:
     classifier: tuple[float, float, float]
 
 
-def _mean_prf(rows: list[tuple[float, float, float]]) -> tuple[float, float, float]:
-    return tuple(statistics.mean(r[i] for r in rows) for i in range(3)) if rows else (0.0, 0.0, 0.0)
+def _mean_prf(rows: Sequence[tuple[float, float, float]]) -> tuple[float, float, float]:
+    if not rows:
+        return 0.0, 0.0, 0.0
+    return (statistics.mean(r[0] for r in rows), statistics.mean(r[1] for r in rows),
+            statistics.mean(r[2] for r in rows))
 
 
 def evaluate_fold(model: ngram_model.NGramModel, test: Sequence[PageChunks], margin: float | None = None
-                  ) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+                  ) -> tuple[list[WordScore], list[WordScore]]:
     """Per-page referee scores of stage 1 alone and of both stages."""
     stage1_scores, both_scores = [], []
     for page in test:

@@ -19,22 +19,23 @@ import sys
 import time
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from types import MappingProxyType
+from typing import NamedTuple, Protocol
 from urllib.parse import urlparse
 
 import numpy as np
 
-from .. import features as F
-from .. import learned as L
+from .. import features as F, learned as L
 from ..algorithms.flagship import Params as FlagshipParams, decide_page
 from ..blocks import build_document
 from ..decode import decode
 from ..errors import ThresherError
 from ..evaluation.datasets import detect_kind, load
 from ..language import page_language
-from ..treemodel import TreeEnsemble, averaged, from_lightgbm_dump, probability, save
+from ..treemodel import Model, TreeEnsemble, averaged, from_lightgbm_dump, probability, save
 from .align import align_document
 from .sequence import SequenceExample, SequenceParams, fit_sequence
 
@@ -197,7 +198,8 @@ def frequent_tokens(pages: Sequence[Page], min_domains: int) -> tuple[str, ...]:
 
 def select_vocabulary(pages: Sequence[Page], size: int, min_domains: int) -> tuple[str, ...]:
     """Tokens with the largest |log odds| of content vs boilerplate, seen on enough domains."""
-    content, boiler = Counter(), Counter()
+    content: Counter[str] = Counter()
+    boiler: Counter[str] = Counter()
     for page in pages:
         for toks, label in zip(page.features.token_sets, page.labels):
             for t in toks:
@@ -256,7 +258,12 @@ def _stack(pages: Sequence[Page], build: Callable[[Page], F.Columns]):
             np.concatenate([p.weights for p in pages]))
 
 
-def group_folds(pages: Sequence[Page], k: int, seed: int = SEED) -> list[list[int]]:
+class _FromDomain(Protocol):
+    @property
+    def domain(self) -> str: ...
+
+
+def group_folds(pages: Sequence[_FromDomain], k: int, seed: int = SEED) -> list[list[int]]:
     """Deterministic domain-grouped folds: a domain's pages all land in the same fold."""
     by_domain: dict[str, list[int]] = defaultdict(list)
     for i, page in enumerate(pages):
@@ -271,8 +278,8 @@ def group_folds(pages: Sequence[Page], k: int, seed: int = SEED) -> list[list[in
 
 @dataclass(frozen=True)
 class Trained:
-    stage1: object
-    stage2: object | None
+    stage1: Model
+    stage2: Model | None
     vocabulary: tuple[str, ...]
     threshold: float
     network: L.Network | None = None
@@ -316,9 +323,10 @@ def pruned(trained: Trained) -> Trained:
     returned as they are; the network keeps its own token columns.
     """
     models = [m for m in (trained.stage1, trained.stage2) if m is not None]
-    if not all(isinstance(m, TreeEnsemble) for m in models):
+    trees = [m for m in models if isinstance(m, TreeEnsemble)]
+    if len(trees) != len(models):
         return trained
-    read = frozenset().union(*(m.read_features() for m in models))
+    read = frozenset[str]().union(*(m.read_features() for m in trees))
     unread = {F.token_name(t) for t in trained.vocabulary} - read
 
     def relayout(model):
@@ -351,7 +359,8 @@ def train_dragnet_models(pages: Sequence[Page], p: TrainParams, family: str = "t
     return pruned(Trained(fit(x, y, w, names, p), None, vocab, p.threshold))
 
 
-_COMMENT_TOKEN = re.compile(r"^(?:comments?|comment(?:list|body|text|content)|repl(?:y|ies)|respon(?:d|ses?)|discussions?)$")
+_COMMENT_TOKEN = re.compile(
+    r"^(?:comments?|comment(?:list|body|text|content)|repl(?:y|ies)|respon(?:d|ses?)|discussions?)$")
 
 
 def with_comments(page: Page) -> Page:
@@ -423,8 +432,8 @@ def _score(pages: Sequence[Page], probabilities, decoding: str, threshold: float
     for page, prob in zip(pages, probabilities):
         keep, _ = decide_page(prob, page.features.doc, decoding, threshold, rule)
         per_type[page.type].append(word_f1(page_text(page, keep), page.gold))
-    for page in textless:
-        per_type[page.type].append(word_f1("", page.gold))
+    for empty in textless:
+        per_type[empty.type].append(word_f1("", empty.gold))
     scores = [s for v in per_type.values() for s in v]
     return {"f1": statistics.mean(scores), "pages": len(scores), "decoding": decoding, "threshold": threshold,
             "f1_by_type": {t: statistics.mean(v) for t, v in sorted(per_type.items())}}
@@ -445,7 +454,7 @@ def format_report(name: str, report: dict) -> str:
 
 def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, report: dict | None,
           datasets: Sequence[str | Path]) -> None:
-    models = {"stage1": trained.stage1}
+    models: dict[str, Model] = {"stage1": trained.stage1}
     if trained.stage2 is not None:
         models["stage2"] = trained.stage2
     meta = {"algorithm": algorithm, "vocabulary": list(trained.vocabulary), "threshold": trained.threshold,
@@ -464,13 +473,24 @@ _DRAGNET = TrainParams(threshold=0.25, vocabulary_size=1000, decoding="threshold
 # chunks of 64 blocks, a 16-wide token embedding) at weight 0.3.
 SMALL_NETWORK = SequenceParams(width=32, layers=1, chunk=64, embedding=16)
 FLAGSHIP = TrainParams(network=True, network_weight=0.3, sequence=SMALL_NETWORK, stage2_models=2)
-ALGORITHM_PARAMS = {"dragnet": _DRAGNET, "dragnet-comments": _DRAGNET, "thresher": FLAGSHIP,
-                    "thresher-accurate": TrainParams(network=True)}
-
 REPORTED_THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5)  # the CV report also scores these
 
-TRAINERS = {"dragnet": "train_dragnet_models", "dragnet-comments": "train_dragnet_comments_models",
-            "thresher": "train_flagship_models", "thresher-accurate": "train_flagship_models"}
+ModelFitter = Callable[[Sequence[Page], TrainParams], Trained]
+
+
+class Recipe(NamedTuple):
+    """How one learned algorithm is fitted: its model-fitting function and its settings."""
+
+    fit: ModelFitter
+    params: TrainParams
+
+
+RECIPES: Mapping[str, Recipe] = MappingProxyType({
+    "dragnet": Recipe(train_dragnet_models, _DRAGNET),
+    "dragnet-comments": Recipe(train_dragnet_comments_models, _DRAGNET),
+    "thresher": Recipe(train_flagship_models, FLAGSHIP),
+    "thresher-accurate": Recipe(train_flagship_models, TrainParams(network=True)),
+})
 
 
 def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None, p: TrainParams,
@@ -481,7 +501,7 @@ def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None
     The final model is written first so that a long cross-validation never
     leaves the user without a model.
     """
-    trainer = globals()[TRAINERS[algorithm]]
+    trainer = RECIPES[algorithm].fit
     dragnet = algorithm.startswith("dragnet")
     log(f"fitting {algorithm} on {len(pages)} pages")
     trained = trainer(pages, p)
@@ -499,7 +519,7 @@ def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None
 def _train(algorithm: str, dataset_dirs, out, cv: int | None, seed: int, log) -> dict:
     log(f"preparing pages from {', '.join(map(str, dataset_dirs))}")
     prepared = prepare_dataset(dataset_dirs, log)
-    p = replace(ALGORITHM_PARAMS.get(algorithm, TrainParams()), seed=seed)
+    p = replace(RECIPES[algorithm].params, seed=seed)
     return train_prepared(algorithm, prepared.pages, out, cv=cv, p=p, datasets=dataset_dirs, log=log,
                           textless=prepared.textless)
 

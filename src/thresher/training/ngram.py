@@ -4,13 +4,14 @@ format and its scoring live there, where inference reads them without this packa
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 
 from ..ngram import CLASSES, SCHEMA, VERSION, normalize, order_hashes, text_batch
+
 
 @dataclass(frozen=True)
 class FitParams:

@@ -6,8 +6,8 @@ weights are exported as float32 arrays, and inference needs no training library 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -125,7 +125,7 @@ def _network(torch, n_numeric: int, n_tokens: int, p: SequenceParams):
     nn, F = torch.nn, torch.nn.functional
     d, size = p.width, p.width // p.heads
 
-    class Layer(nn.Module):
+    class Layer(nn.Module):  # type: ignore[name-defined]  # torch is imported at run time, untyped here
         def __init__(self):
             super().__init__()
             self.ln1, self.qkv, self.proj = nn.LayerNorm(d), nn.Linear(d, 3 * d), nn.Linear(d, d)
@@ -142,7 +142,7 @@ def _network(torch, n_numeric: int, n_tokens: int, p: SequenceParams):
             h = h + self.drop(self.proj(torch.cat(mixed)))
             return h + self.drop(self.ff2(torch.relu(self.ff1(self.ln2(h)))))
 
-    class Network(nn.Module):
+    class Network(nn.Module):  # type: ignore[name-defined]  # as Layer
         def __init__(self):
             super().__init__()
             self.embedding = nn.Linear(n_tokens, p.embedding, bias=False)  # a bag's mean embedding

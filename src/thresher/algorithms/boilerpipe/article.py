@@ -1,101 +1,16 @@
-"""Boilerpipe (Kohlschütter, Fankhauser, Nejdl, WSDM 2010): shallow text features.
-
-Every block is described by five shallow features (:class:`Features`):
-
-* **words**: tokens holding a letter or digit;
-* **anchor words**: such tokens inside ``<a>``;
-* **link density**: anchor words / words;
-* **text density**: the block word-wrapped at 80 characters; the words on its
-  lines divided by the number of lines, the last (partial) line left out when
-  there are several;
-* **tag level**: the depth of the block's delimiting element.
-
-Three extractors share them:
-
-``boilerpipe-numwords``
-    the paper's decision tree over the word counts and link densities of the
-    previous, current and next block (the "NumWords" classifier);
-``boilerpipe-density``
-    the paper's decision tree over text densities (the "Density" classifier);
-``boilerpipe-article``
-    an article pipeline in the spirit of boilerpipe's ArticleExtractor: end
-    cues and title matching label blocks, a classifier decides, then a chain
-    of filters cuts the text after an end cue, drops trailing headings, fuses
-    nearby content, keeps the largest content segment (expanded to same-level
-    neighbours), restores headlines between the title and the main text, and
-    re-admits large same-level blocks and lists at the end of the text.
-
-The pipeline works on :class:`Segment` values (runs of fused blocks) and maps
-its decisions back onto blocks; nothing is mutated.
-"""
+"""The article pipeline in the spirit of boilerpipe's ArticleExtractor, over :class:`Segment` values."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Callable, NamedTuple, Sequence
+from typing import NamedTuple
 
-from ..blocks import Document
-from .base import Algorithm, Classification, Context
-
-SOURCE = ("Kohlschütter, Fankhauser, Nejdl: Boilerplate Detection using Shallow Text Features "
-          "(WSDM 2010)")
-
-# A token is a word when it holds a letter or a digit.
-_WORDISH = re.compile(r"[^\W_]")
-_NON_WORD_TOKEN = re.compile(r"(?<!\S)(?:[^\w\s]|_)+(?!\S)")
-
-
-# ---------------------------------------------------------------- parameters
-
-@dataclass(frozen=True)
-class NumWordsParams:
-    """The published NumWords decision tree; every default is the paper's.
-
-    max_link_density: a block with a higher link density is boilerplate.
-    max_prev_link_density: above this, the previous block counts as a link list.
-    short_words: a current block with at most this many words is short.
-    next_short_words: a next block with at most this many words is short.
-    min_prev_words: a short block between short blocks is content when the
-        previous block has more words than this.
-    long_words / next_long_words: after a link list, the block is content when
-        it has more words than ``long_words`` or the next block has more than
-        ``next_long_words``.
-    wrap_width: line width (characters) for the text density feature.
-    """
-
-    max_link_density: float = 0.333333
-    max_prev_link_density: float = 0.555556
-    short_words: int = 16
-    next_short_words: int = 15
-    min_prev_words: int = 4
-    long_words: int = 40
-    next_long_words: int = 17
-    wrap_width: int = 80
-
-
-@dataclass(frozen=True)
-class DensityParams:
-    """The published text-density decision tree; every default is the paper's.
-
-    max_link_density / max_prev_link_density: as in :class:`NumWordsParams`.
-    low_density: a current block with at most this text density is sparse.
-    next_low_density: a next block with at most this text density is sparse.
-    min_prev_density: a sparse block before a sparse block is content when the
-        previous block is denser than this.
-    next_density_after_links: after a link list, the block is content when the
-        next block is denser than this.
-    wrap_width: line width (characters) for the text density feature.
-    """
-
-    max_link_density: float = 0.333333
-    max_prev_link_density: float = 0.555556
-    low_density: float = 9.0
-    next_low_density: float = 10.0
-    min_prev_density: float = 4.0
-    next_density_after_links: float = 11.0
-    wrap_width: int = 80
-
+from ...blocks import Document
+from ..base import Classification, Context
+from .classifiers import CLASSIFIERS, DensityParams, NumWordsParams, classify, explain
+from .features import Features, block_features, inside
 
 # Lower-cased end-of-article cues, tested on short blocks only. A bare "related"
 # or "© " prefix is left out on purpose: "Related: <link>" lines inside articles
@@ -168,196 +83,7 @@ class ArticleParams:
         return self.density.wrap_width if self.classifier == "density" else self.numwords.wrap_width
 
 
-# ------------------------------------------------------------------ features
-
-class Features(NamedTuple):
-    """A block's (or a fused segment's) shallow features."""
-
-    words: int
-    anchor_words: int
-    wrapped_words: int  # words on the counted wrapped lines
-    wrapped_lines: int  # lines counted for the text density
-    tag_level: int
-
-    @property
-    def link_density(self) -> float:
-        return self.anchor_words / self.words if self.words else 0.0
-
-    @property
-    def text_density(self) -> float:
-        return self.wrapped_words / self.wrapped_lines if self.wrapped_lines else 0.0
-
-
-EMPTY = Features(0, 0, 0, 0, 0)  # the neighbour of the first and the last block
-
-
-def is_word(token: str) -> bool:
-    return token.isalnum() or _WORDISH.search(token) is not None
-
-
-def count_words(text: str) -> int:
-    """Whitespace-separated tokens of ``text`` holding a letter or a digit."""
-    tokens = text.split()
-    return len(tokens) - len(_NON_WORD_TOKEN.findall(text)) if tokens else 0
-
-
-def wrapped_lines(text: str, width: int = 80) -> list[str]:
-    """``text`` (single-spaced) word-wrapped at ``width``: a token that would take its
-    line past ``width`` characters starts a new line; a longer token is a line of its own."""
-    return _line_pattern(width).findall(text)
-
-
-@lru_cache(maxsize=8)
-def _line_pattern(width: int) -> re.Pattern:
-    return re.compile(rf"[^ ]{{{width + 1},}}|[^ ](?:.{{0,{width - 1}}}(?= |$))")
-
-
-def wrap_counts(text: str, width: int = 80) -> tuple[int, int, int]:
-    """(words, words on counted lines, counted lines) of ``text`` wrapped at ``width``.
-
-    One line: all its words over one line. Several lines: the last, partial
-    line is left out of both counts.
-    """
-    if len(text) <= width:  # the tokens fit on one line
-        words = count_words(text)
-        return words, words, 1
-    text = " ".join(text.split())  # preformatted blocks keep line breaks and runs of spaces
-    lines = wrapped_lines(text, width)
-    words = count_words(text)
-    if len(lines) <= 1:
-        return words, words, 1
-    return words, words - count_words(lines[-1]), len(lines) - 1
-
-
-def text_density(text: str, width: int = 80) -> float:
-    """Words per wrapped line, the last line left out when there are several."""
-    _, wrapped_words, lines = wrap_counts(text, width)
-    return wrapped_words / lines if lines else 0.0
-
-
-def inside(doc: Document, element: int, tag: str, stop: int = -1) -> bool:
-    """Is ``element`` or one of its ancestors below ``stop`` a ``tag`` element?"""
-    tags, parents = doc.elements.tags, doc.elements.parents
-    while element >= 0 and element != stop:
-        if tags[element] == tag:
-            return True
-        element = parents[element]
-    return False
-
-
-def anchor_words(doc: Document, block, words: int) -> int:
-    """Words of ``block`` inside links.
-
-    A block whose every token is link text is all anchor words. In a mixed
-    block the delimiting element is not inside a link, so a span is link text
-    exactly when a link lies between it and the delimiting element.
-    """
-    if not block.link_word_count:
-        return 0
-    if block.link_word_count >= block.word_count:
-        return words
-    linked = sum(count_words(text) for text, element in block.spans
-                 if inside(doc, element, "a", stop=block.element))
-    return min(words, linked)
-
-
-def block_features(doc: Document, width: int = 80) -> tuple[Features, ...]:
-    """The shallow features of every block, in block order.
-
-    A block that fits on one line needs no wrapping: its words are its
-    tokens (``Block.word_count``) less the tokens without a letter or digit.
-    """
-    depths = doc.elements.depths
-    non_words, new = _NON_WORD_TOKEN.findall, tuple.__new__
-    out = []
-    for block in doc.blocks:
-        text = block.text
-        if len(text) > width:
-            words, wrapped_words, lines = wrap_counts(text, width)
-        else:
-            words = wrapped_words = block.word_count - len(non_words(text)) if block.word_count else 0
-            lines = 1
-        anchor = anchor_words(doc, block, words)
-        out.append(new(Features, (words, anchor, wrapped_words, lines, depths[block.element])))
-    return tuple(out)
-
-
-def neighbours(features: Sequence[Features]):
-    """(previous, current, next) for every block; the edges see :data:`EMPTY`."""
-    padded = (EMPTY, *features, EMPTY)
-    return zip(padded, padded[1:], padded[2:])
-
-
-# --------------------------------------------------------------- classifiers
-
-def numwords_rule(prev: Features, curr: Features, nxt: Features,
-                  p: NumWordsParams = NumWordsParams()) -> tuple[bool, str]:
-    """The NumWords decision tree: (is content, why). ``why`` is a template for
-    :func:`explain` (formatting every block's reason costs more than deciding)."""
-    if curr.link_density > p.max_link_density:
-        return False, "link density {curr.link_density:.2f} > {p.max_link_density:g}"
-    if prev.link_density > p.max_prev_link_density:
-        content = curr.words > p.long_words or nxt.words > p.next_long_words
-        return content, ("after a link list: {curr.words} words (>{p.long_words}?), "
-                         "next {nxt.words} (>{p.next_long_words}?)")
-    if curr.words > p.short_words:
-        return True, "{curr.words} words > {p.short_words}"
-    if nxt.words > p.next_short_words:
-        return True, "short, next block has {nxt.words} words > {p.next_short_words}"
-    return prev.words > p.min_prev_words, (
-        "short between short blocks: previous has {prev.words} words (>{p.min_prev_words}?)")
-
-
-def density_rule(prev: Features, curr: Features, nxt: Features,
-                 p: DensityParams = DensityParams()) -> tuple[bool, str]:
-    """The text-density decision tree: (is content, why), ``why`` as in :func:`numwords_rule`."""
-    if curr.link_density > p.max_link_density:
-        return False, "link density {curr.link_density:.2f} > {p.max_link_density:g}"
-    if prev.link_density > p.max_prev_link_density:
-        return nxt.text_density > p.next_density_after_links, (
-            "after a link list: next density {nxt.text_density:.1f} (>{p.next_density_after_links:g}?)")
-    if curr.text_density > p.low_density:
-        return nxt.text_density != 0, (
-            "density {curr.text_density:.1f} > {p.low_density:g}, next density {nxt.text_density:.1f}")
-    if nxt.text_density > p.next_low_density:
-        return True, "sparse, next density {nxt.text_density:.1f} > {p.next_low_density:g}"
-    return prev.text_density > p.min_prev_density, (
-        "sparse between sparse blocks: previous density {prev.text_density:.1f} (>{p.min_prev_density:g}?)")
-
-
-def classify(features: Sequence[Features], rule: Callable, params) -> list[tuple[bool, str]]:
-    """(is content, why-template) for every block."""
-    return [rule(prev, curr, nxt, params) for prev, curr, nxt in neighbours(features)]
-
-
-def explain(features: Sequence[Features], decisions: Sequence[tuple[bool, str]], params) -> list[str]:
-    """The decisions' why-templates filled in with each block's features."""
-    return [why.format(prev=prev, curr=curr, nxt=nxt, p=params)
-            for (prev, curr, nxt), (_, why) in zip(neighbours(features), decisions)]
-
-
-def _classification(features: Sequence[Features], rule: Callable, params, prefix: str,
-                    context: Context) -> Classification:
-    decisions = classify(features, rule, params)
-    reasons = [f"{prefix}: {why}" for why in explain(features, decisions, params)] if context.explain else ()
-    return Classification.from_labels([content for content, _ in decisions], reasons)
-
-
-def run_numwords(doc: Document, p: NumWordsParams, context: Context) -> Classification:
-    return _classification(block_features(doc, p.wrap_width), numwords_rule, p, "numwords", context)
-
-
-def run_density(doc: Document, p: DensityParams, context: Context) -> Classification:
-    return _classification(block_features(doc, p.wrap_width), density_rule, p, "density", context)
-
-
-CLASSIFIERS: dict[str, Callable] = {"density": density_rule, "numwords": numwords_rule}
-
-
-# ------------------------------------------------------------ block labels
-
 TITLE, END_CUE, HEADING, VERY_LIKELY, MIGHT_BE = 1, 2, 4, 8, 16
-
 _TITLE_SPLITS = tuple(re.compile(pattern) for pattern in (
     r"\s*[|»›]\s*",            # "Story | Site"
     r"\s+[-–—]\s+",            # "Story - Site"
@@ -436,8 +162,6 @@ def block_labels(doc: Document, features: Sequence[Features], p: ArticleParams) 
     return labels
 
 
-# ----------------------------------------------------------------- segments
-
 class Segment(NamedTuple):
     """Blocks fused into one unit of the article pipeline."""
 
@@ -458,7 +182,7 @@ class Segment(NamedTuple):
     def has(self, label: int) -> bool:
         return bool(self.labels & label)
 
-    def decided(self, content: bool, why: str, label: int = 0) -> "Segment":
+    def decided(self, content: bool, why: str, label: int = 0) -> Segment:
         return _new_segment(self.blocks, self.features, self.labels | label, content, why)
 
 
@@ -492,7 +216,7 @@ def fuse(segments: Sequence[Segment], distance: int, content_only: bool, same_le
         prev = out[-1]
         if seg.content and _may_fuse(prev, seg, distance, content_only, same_level):
             why = prev.why if prev.content else seg.why
-            out[-1] = Segment(prev.blocks[:1] + (seg.last,), merge_features(prev.features, seg.features),
+            out[-1] = Segment((*prev.blocks[:1], seg.last), merge_features(prev.features, seg.features),
                               prev.labels | seg.labels, True, why)
             members[-1].extend(seg.blocks)
         else:
@@ -500,8 +224,6 @@ def fuse(segments: Sequence[Segment], distance: int, content_only: bool, same_le
             members.append(list(seg.blocks))
     return tuple(_new_segment(tuple(m), s.features, s.labels, s.content, s.why) for s, m in zip(out, members))
 
-
-# ------------------------------------------------------------ pipeline steps
 
 def cut_after_end_cue(segments: Sequence[Segment], p: ArticleParams) -> tuple[Segment, ...]:
     """After enough full-text content, an end cue makes it and everything later boilerplate."""
@@ -652,16 +374,3 @@ def run_article(doc: Document, p: ArticleParams, context: Context) -> Classifica
         for i in seg.blocks:
             labels[i] = seg.content
     return Classification.from_labels(labels, article_reasons(result, p) if context.explain else ())
-
-
-ALGORITHMS = (
-    Algorithm(name="boilerpipe-numwords", params_type=NumWordsParams, run_fn=run_numwords, source=SOURCE, needs_language=False,
-              needs_attributes=False,
-              summary="Boilerpipe NumWords: decision tree over word counts and link densities of neighbours"),
-    Algorithm(name="boilerpipe-density", params_type=DensityParams, run_fn=run_density, source=SOURCE, needs_language=False,
-              needs_attributes=False,
-              summary="Boilerpipe Density: decision tree over text densities and link densities of neighbours"),
-    Algorithm(name="boilerpipe-article", params_type=ArticleParams, run_fn=run_article, source=SOURCE, needs_language=False,
-              needs_attributes=False,
-              summary="Boilerpipe article pipeline: end cues, title, classifier, fusion, largest segment"),
-)

@@ -1,0 +1,37 @@
+"""What a renderer reads of an extraction: the fields of :class:`thresher.api.Result` it uses.
+
+The renderers sit below the public API, so they name this protocol rather than ``Result``.
+"""
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..algorithms.base import Classification
+from ..blocks import Block, Document
+from ..metadata import Metadata
+from ..options import Options
+
+
+class Extraction(Protocol):
+    """One page's extraction, as the renderers read it."""
+
+    @property
+    def document(self) -> Document: ...
+    @property
+    def classification(self) -> Classification: ...
+    @property
+    def algorithm(self) -> str: ...
+    @property
+    def language(self) -> str: ...
+    @property
+    def metadata(self) -> Metadata: ...
+    @property
+    def options(self) -> Options: ...
+    @property
+    def comments(self) -> tuple[bool, ...]: ...
+    @property
+    def labels(self) -> tuple[bool, ...]: ...
+    @property
+    def kept(self) -> list[Block]: ...
+    @property
+    def title(self) -> str: ...
