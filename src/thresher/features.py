@@ -429,7 +429,8 @@ def structured_text(doc: Document) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _types(doc: Document) -> set[str]:
+def page_types(doc: Document) -> set[str]:
+    """The lower-cased JSON-LD ``@type`` values and ``og:type`` of the page."""
     found = set()
     for obj in doc.json_ld_objects():
         kind = obj.get("@type")
@@ -452,7 +453,7 @@ def page_level(doc: Document, shallow: Columns) -> Columns:
     chars = doc.numbers.chars
     total_chars = float(chars.sum()) or 1.0
     link_chars = float(doc.numbers.link_chars.sum())
-    types = _types(doc)
+    types = page_types(doc)
     structured_words = structured_text(doc)
     structured = word_set(structured_words)
     page = {
@@ -571,6 +572,22 @@ def template_paths(doc: Document, facts: TreeFacts) -> Columns:
         cols[f"{name}_share"] = chars / total
         cols[f"{name}_link_density"] = links / np.maximum(1.0, chars)
     return Columns.of(cols, n)
+
+
+# ------------------------------------------------------------------ the base matrix
+
+def base_columns(doc: Document, stoplist: frozenset[str]) -> Columns:
+    """The flagship's base feature matrix, computed by the core in one call
+    (``crates/core/src/features/base.rs``): :func:`shallow_text`, then the block's place in the
+    tree (``context.rs``), CETR's smoothed tag ratio and its derivative (``cetr.rs``), the page
+    level (``page.rs``), repeated texts and the main heading (``structure.rs``), template paths
+    (``template.rs``) and the neighbours' values of :data:`NEIGHBOUR_COLUMNS`
+    (``neighbours.rs``). The head's JSON-LD and meta tags are read here and handed over: the
+    structured text (:func:`structured_text`) and the page's types (:func:`page_types`). The
+    tree facts are those :func:`tree_facts` reads (the core computes them once per page)."""
+    names, values = doc.native.base_columns(native_stop_words(stoplist), _tree_params(), title=doc.title,
+                                            structured_text=structured_text(doc), page_types=page_types(doc))
+    return Columns(tuple(names), values)
 
 
 # ------------------------------------------------------------------ neighbours

@@ -14,12 +14,16 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use thresher_core::document::{self, is_skipped_tag, Document};
 use thresher_core::dom::Dom;
-use thresher_core::features::tree::{self, TreeParams};
-use thresher_core::features::{overlap, shallow};
+use thresher_core::features::base::base_columns;
+use thresher_core::features::cetr::{self, Edges};
+use thresher_core::features::page::Head;
+use thresher_core::features::tree::{self, TreeFacts, TreeParams};
+use thresher_core::features::{context, neighbours, overlap, shallow, structure};
 use thresher_core::seqnet::{SeqNet, Sizes};
 use thresher_core::trees::{CompleteEnsemble, Ensemble, TreeError};
 use thresher_core::{build, parse, Limits};
@@ -119,12 +123,49 @@ struct Page {
     doc: Document,
     /// Whether the Python document holds every element's attributes (see `build_document`).
     attributes: bool,
+    /// The tree facts once computed, with the id of the parameters they were computed with:
+    /// the base columns reuse the facts the Python layer asked for first.
+    facts: OnceLock<(u64, Arc<TreeFacts>)>,
 }
+
+impl Page {
+    fn new(dom: Arc<Dom>, doc: Document, attributes: bool) -> Self {
+        Page {
+            dom,
+            doc,
+            attributes,
+            facts: OnceLock::new(),
+        }
+    }
+
+    /// The tree facts computed with `params` (kept for the first parameters asked for).
+    fn facts_for(&self, params: &TreeFactsParams) -> Arc<TreeFacts> {
+        let compute = || {
+            Arc::new(tree::tree_facts(
+                &self.dom,
+                &self.doc,
+                self.attributes,
+                &params.params,
+            ))
+        };
+        let (id, facts) = self.facts.get_or_init(|| (params.id, compute()));
+        if *id == params.id {
+            Arc::clone(facts)
+        } else {
+            compute()
+        }
+    }
+}
+
+/// Gives each set of tree-fact parameters its own id, so a page's kept facts are only
+/// reused with the parameters they were computed with.
+static PARAMS_IDS: AtomicU64 = AtomicU64::new(0);
 
 /// The constants the tree facts are computed with, built once.
 #[pyclass(frozen, module = "thresher._core")]
 struct TreeFactsParams {
     params: TreeParams,
+    id: u64,
 }
 
 #[pymethods]
@@ -144,6 +185,7 @@ impl TreeFactsParams {
                 positive_cues: positive_cues.into_iter().collect(),
                 max_cue_distance,
             },
+            id: PARAMS_IDS.fetch_add(1, Ordering::Relaxed),
         }
     }
 }
@@ -188,11 +230,11 @@ impl Page {
         if keep.len() != self.doc.blocks.len() {
             return Err(PyValueError::new_err("keep needs one value per block"));
         }
-        Ok(Page {
-            dom: Arc::clone(&self.dom),
-            doc: self.doc.keep_blocks(keep),
-            attributes: self.attributes,
-        })
+        Ok(Page::new(
+            Arc::clone(&self.dom),
+            self.doc.keep_blocks(keep),
+            self.attributes,
+        ))
     }
 
     /// The facts of every element, as a dict of columns (see ``thresher.features.TreeFacts``).
@@ -201,8 +243,7 @@ impl Page {
         py: Python<'py>,
         params: &TreeFactsParams,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let facts =
-            py.detach(|| tree::tree_facts(&self.dom, &self.doc, self.attributes, &params.params));
+        let facts = py.detach(|| self.facts_for(params));
         let n = self.doc.len();
         let out = PyDict::new(py);
         for (name, column) in [
@@ -274,6 +315,44 @@ impl Page {
         PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])
     }
 
+    /// The flagship's base feature matrix (float32, one row per block, C-contiguous) and its
+    /// column names: shallow text, tree context, CETR, page level, page structure, template
+    /// paths and the neighbours' columns (``thresher-core``'s ``features::base``). The tree
+    /// facts are those of ``params`` (computed once per page). ``title``, ``structured_text``
+    /// (the JSON-LD bodies and descriptions, the meta descriptions) and ``page_types`` (the
+    /// lower-cased JSON-LD and OpenGraph types) are read from the head by the caller.
+    #[pyo3(signature = (stop_words, params, *, title, structured_text, page_types))]
+    fn base_columns<'py>(
+        &self,
+        py: Python<'py>,
+        stop_words: &StopWords,
+        params: &TreeFactsParams,
+        title: &str,
+        structured_text: &str,
+        page_types: HashSet<String>,
+    ) -> PyResult<(Vec<String>, Bound<'py, PyArray2<f32>>)> {
+        let (names, values) = py.detach(|| {
+            let facts = self.facts_for(params);
+            let head = Head {
+                title,
+                structured_text,
+                types: &page_types,
+            };
+            let cols = base_columns(
+                &self.dom,
+                &self.doc,
+                &facts,
+                &params.params,
+                &stop_words.words,
+                &head,
+            );
+            let values = cols.row_major(self.doc.blocks.len());
+            (cols.names, values)
+        });
+        let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), names.len()])?;
+        Ok((names, array))
+    }
+
     /// How many blocks the page has.
     fn __len__(&self) -> usize {
         self.doc.blocks.len()
@@ -340,14 +419,7 @@ fn build_document<'py>(
     out.set_item("meta", doc.head.meta.clone())?;
     out.set_item("json_ld", doc.head.json_ld.clone())?;
     out.set_item("skipped", doc.skipped.clone())?;
-    out.set_item(
-        "page",
-        Page {
-            dom: Arc::new(dom),
-            doc,
-            attributes,
-        },
-    )?;
+    out.set_item("page", Page::new(Arc::new(dom), doc, attributes))?;
     Ok(out)
 }
 
@@ -564,6 +636,76 @@ fn text_density(text: &str) -> f64 {
     shallow::text_density(text)
 }
 
+/// The normalised Gaussian kernel (float64) of standard deviation ``sigma`` reaching
+/// ``ceil(radius_sigmas * sigma)`` units each way (``[1.0]`` when that is 0 or ``sigma`` is
+/// not positive): the kernel of :func:`gaussian_smooth`.
+#[pyfunction]
+fn gaussian_kernel(
+    py: Python<'_>,
+    sigma: f64,
+    radius_sigmas: f64,
+) -> PyResult<Bound<'_, PyArray1<f64>>> {
+    let kernel = cetr::gaussian_kernel(sigma, radius_sigmas).ok_or_else(|| {
+        PyValueError::new_err("the smoothing reach must be a finite number of units")
+    })?;
+    Ok(PyArray1::from_vec(py, kernel))
+}
+
+/// ``values`` (float64) smoothed with a Gaussian of ``sigma`` units reaching
+/// ``ceil(radius_sigmas * sigma)`` units each way, each window summed left to right.
+/// ``edges``: ``"extend"`` repeats the end values past the ends (the flagship's
+/// ``cetr_ratio``), ``"renormalise"`` weighs only the units that exist (the CETR algorithm).
+#[pyfunction]
+#[pyo3(signature = (values, sigma, radius_sigmas, *, edges))]
+fn gaussian_smooth<'py>(
+    py: Python<'py>,
+    values: PyReadonlyArray1<'py, f64>,
+    sigma: f64,
+    radius_sigmas: f64,
+    edges: &str,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let edges = match edges {
+        "extend" => Edges::Extend,
+        "renormalise" => Edges::Renormalise,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "edges must be \"extend\" or \"renormalise\", not {other:?}"
+            )))
+        }
+    };
+    let kernel = cetr::gaussian_kernel(sigma, radius_sigmas).ok_or_else(|| {
+        PyValueError::new_err("the smoothing reach must be a finite number of units")
+    })?;
+    let values = values.as_array().to_vec();
+    let out = py.detach(|| cetr::smooth(&values, &kernel, edges));
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// Two count arrays: one per text before, one after.
+type Counts<'py> = (Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u64>>);
+
+/// Per text of ``texts``: how many texts before it, and how many after it, are the same
+/// (case ignored as ``str.lower`` ignores it) under another parent of ``parents`` (one per
+/// text); two uint64 arrays (the ``copies_before`` / ``copies_after`` counts).
+#[pyfunction]
+fn text_copies<'py>(
+    py: Python<'py>,
+    texts: Vec<String>,
+    parents: Vec<i64>,
+) -> PyResult<Counts<'py>> {
+    if texts.len() != parents.len() {
+        return Err(PyValueError::new_err("parents needs one value per text"));
+    }
+    let (before, after) = py.detach(|| {
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        structure::text_copies(&texts, &parents)
+    });
+    Ok((
+        PyArray1::from_vec(py, before),
+        PyArray1::from_vec(py, after),
+    ))
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(build_document, module)?)?;
@@ -573,6 +715,11 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;
     module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
+    module.add("BLOCK_TAG_ONE_HOT", context::BLOCK_TAG_ONE_HOT.to_vec())?;
+    module.add("NEIGHBOUR_COLUMNS", neighbours::NEIGHBOUR_COLUMNS.to_vec())?;
+    module.add_function(wrap_pyfunction!(gaussian_kernel, module)?)?;
+    module.add_function(wrap_pyfunction!(gaussian_smooth, module)?)?;
+    module.add_function(wrap_pyfunction!(text_copies, module)?)?;
     module.add("BLOCK_TAGS", document::BLOCK_TAGS.to_vec())?;
     module.add("HEADING_TAGS", document::HEADING_TAGS.to_vec())?;
     module.add("SKIPPED_TAGS", document::SKIPPED_TAGS.to_vec())?;
