@@ -21,20 +21,32 @@ use crate::document::Document;
 /// a repeated paragraph is a duplicate rendering and says nothing about boilerplate by itself.
 pub const SHORT_TEXT_WORDS: u32 = 20;
 
-/// Per key: how many keys before it, and how many after it, are equal to it.
-pub fn equal_before_after<K: Eq + Hash>(keys: &[K]) -> (Vec<u64>, Vec<u64>) {
-    let mut total: HashMap<&K, u64> = HashMap::with_capacity(keys.len());
-    for key in keys {
-        *total.entry(key).or_insert(0) += 1;
+/// One number per distinct key, in the order keys are first met (equal keys, equal numbers;
+/// every number below the count of keys).
+pub fn group_ids<K: Eq + Hash>(keys: impl IntoIterator<Item = K>) -> Vec<usize> {
+    let mut ids: HashMap<K, usize> = HashMap::new();
+    keys.into_iter()
+        .map(|key| {
+            let next = ids.len();
+            *ids.entry(key).or_insert(next)
+        })
+        .collect()
+}
+
+/// Per group number of `groups` (each below `groups.len()`): how many numbers before it, and
+/// how many after it, are equal to it.
+pub fn equal_before_after(groups: &[usize]) -> (Vec<u64>, Vec<u64>) {
+    let mut total = vec![0u64; groups.len()];
+    for &g in groups {
+        total[g] += 1;
     }
-    let mut seen: HashMap<&K, u64> = HashMap::with_capacity(total.len());
-    let mut before = Vec::with_capacity(keys.len());
-    let mut after = Vec::with_capacity(keys.len());
-    for key in keys {
-        let count = seen.entry(key).or_insert(0);
-        before.push(*count);
-        after.push(total[key] - *count - 1);
-        *count += 1;
+    let mut seen = vec![0u64; groups.len()];
+    let mut before = Vec::with_capacity(groups.len());
+    let mut after = Vec::with_capacity(groups.len());
+    for &g in groups {
+        before.push(seen[g]);
+        after.push(total[g] - seen[g] - 1);
+        seen[g] += 1;
     }
     (before, after)
 }
@@ -45,13 +57,9 @@ pub fn equal_before_after<K: Eq + Hash>(keys: &[K]) -> (Vec<u64>, Vec<u64>) {
 /// cells, an article's repeated paragraph), not a second rendering of it.
 pub fn text_copies(texts: &[&str], parents: &[i64]) -> (Vec<u64>, Vec<u64>) {
     let lower: Vec<String> = texts.iter().map(|t| python_lower(t)).collect();
-    let (before, after) = equal_before_after(&lower);
-    let keyed: Vec<(&str, i64)> = lower
-        .iter()
-        .zip(parents)
-        .map(|(t, &p)| (t.as_str(), p))
-        .collect();
-    let (same_before, same_after) = equal_before_after(&keyed);
+    let text = group_ids(lower.iter().map(String::as_str));
+    let (before, after) = equal_before_after(&text);
+    let (same_before, same_after) = equal_before_after(&group_ids(text.iter().zip(parents)));
     (
         before
             .iter()
@@ -89,13 +97,15 @@ pub fn main_heading(doc: &Document, block_tags: &[&str], title: &str) -> Option<
 pub fn columns(doc: &Document, block_tags: &[&str], title: &str) -> Columns {
     let n = doc.blocks.len();
     let texts: Vec<&str> = doc.blocks.iter().map(|b| b.text.as_str()).collect();
-    let mut short_count: HashMap<&str, u64> = HashMap::new();
-    for block in doc.blocks.iter().filter(|b| b.words < SHORT_TEXT_WORDS) {
-        *short_count.entry(block.text.as_str()).or_insert(0) += 1;
+    // Equal texts have equal word counts: a short text's copies are all short.
+    let same = group_ids(texts.iter().copied());
+    let mut count = vec![0u64; n];
+    for &g in &same {
+        count[g] += 1;
     }
-    let repeats = doc.blocks.iter().map(|b| {
+    let repeats = doc.blocks.iter().zip(&same).map(|(b, &g)| {
         if b.words < SHORT_TEXT_WORDS {
-            (short_count[b.text.as_str()] - 1) as f64
+            (count[g] - 1) as f64
         } else {
             0.0
         }
@@ -141,11 +151,12 @@ mod tests {
 
     #[test]
     fn equal_keys_are_counted_on_each_side() {
-        let (before, after) = equal_before_after(&["a", "b", "a", "a"]);
+        let groups = group_ids(["a", "b", "a", "a"]);
+        assert_eq!(groups, [0, 1, 0, 0]);
+        let (before, after) = equal_before_after(&groups);
         assert_eq!(before, [0, 0, 1, 2]);
         assert_eq!(after, [2, 0, 1, 0]);
-        let none: [&str; 0] = [];
-        assert_eq!(equal_before_after(&none), (vec![], vec![]));
+        assert_eq!(equal_before_after(&[]), (vec![], vec![]));
     }
 
     #[test]

@@ -6,9 +6,8 @@
 //! sibling repetition (`siblings_same`), the items need not share a parent. Per block: how
 //! many other blocks share its path, their share of the page's text, their link density.
 
-use std::collections::HashMap;
-
 use super::columns::Columns;
+use super::structure::group_ids;
 use super::tree::TreeFacts;
 use crate::document::Document;
 
@@ -22,31 +21,31 @@ pub fn columns(doc: &Document, facts: &TreeFacts) -> Columns {
         .max(1.0);
     let mut cols = Columns::default();
     for (name, k) in [("path", 0usize), ("tag_path", 1)] {
-        let keys: Vec<u64> = doc
-            .blocks
-            .iter()
-            .map(|b| facts.paths[2 * b.element as usize + k])
-            .collect();
+        let group = group_ids(
+            doc.blocks
+                .iter()
+                .map(|b| facts.paths[2 * b.element as usize + k]),
+        );
         // Per path: blocks, characters, link characters (summed in block order).
-        let mut groups: HashMap<u64, (u64, f64, f64)> = HashMap::new();
-        for (key, block) in keys.iter().zip(&doc.blocks) {
-            let group = groups.entry(*key).or_insert((0, 0.0, 0.0));
-            group.0 += 1;
-            group.1 += f64::from(block.chars);
-            group.2 += f64::from(block.link_chars);
+        let mut size = vec![0u64; group.len()];
+        let mut chars = vec![0.0f64; group.len()];
+        let mut links = vec![0.0f64; group.len()];
+        for (&g, block) in group.iter().zip(&doc.blocks) {
+            size[g] += 1;
+            chars[g] += f64::from(block.chars);
+            links[g] += f64::from(block.link_chars);
         }
-        let of = |key: &u64| groups[key];
         cols.push(
             format!("{name}_blocks"),
-            keys.iter().map(|k| ((of(k).0 - 1) as f64).ln_1p()),
+            group.iter().map(|&g| ((size[g] - 1) as f64).ln_1p()),
         );
         cols.push(
             format!("{name}_share"),
-            keys.iter().map(|k| of(k).1 / total),
+            group.iter().map(|&g| chars[g] / total),
         );
         cols.push(
             format!("{name}_link_density"),
-            keys.iter().map(|k| of(k).2 / of(k).1.max(1.0)),
+            group.iter().map(|&g| links[g] / chars[g].max(1.0)),
         );
     }
     cols
