@@ -275,28 +275,25 @@ impl Page {
             roles.set_item(element, role)?;
         }
         out.set_item("roles", roles)?;
+        // One Python object per distinct value, the key of `tokens_of` and shared by the
+        // elements that hold it.
+        let objects: Vec<Bound<'py, PyAny>> = facts
+            .values
+            .iter()
+            .map(|v| match v {
+                Some(text) => PyString::new(py, text).into_any(),
+                None => py.None().into_bound(py),
+            })
+            .collect();
         let tokens_of = PyDict::new(py);
-        for (value, tokens) in facts.values.iter().zip(&facts.tokens) {
-            tokens_of.set_item(value.as_deref(), tokens)?;
+        for (value, tokens) in objects.iter().zip(&facts.tokens) {
+            tokens_of.set_item(value, tokens)?;
         }
         out.set_item("tokens_of", tokens_of)?;
-        let value_of = |slot: i64| facts.values[slot as usize].as_deref();
-        out.set_item(
-            "ids",
-            facts
-                .id_slot
-                .iter()
-                .map(|&s| value_of(s))
-                .collect::<Vec<_>>(),
-        )?;
-        out.set_item(
-            "classes",
-            facts
-                .class_slot
-                .iter()
-                .map(|&s| value_of(s))
-                .collect::<Vec<_>>(),
-        )?;
+        let per_element =
+            |slots: &[i64]| PyList::new(py, slots.iter().map(|&s| objects[s as usize].clone()));
+        out.set_item("ids", per_element(&facts.id_slot)?)?;
+        out.set_item("classes", per_element(&facts.class_slot)?)?;
         Ok(out)
     }
 
@@ -636,6 +633,16 @@ fn text_density(text: &str) -> f64 {
     shallow::text_density(text)
 }
 
+/// The smoothing kernel of ``sigma`` and ``radius_sigmas``, or the caller's error.
+fn kernel_of(sigma: f64, radius_sigmas: f64) -> PyResult<Vec<f64>> {
+    cetr::gaussian_kernel(sigma, radius_sigmas).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "the smoothing reach must be a finite number of units, at most {}",
+            cetr::MAX_REACH
+        ))
+    })
+}
+
 /// The normalised Gaussian kernel (float64) of standard deviation ``sigma`` reaching
 /// ``ceil(radius_sigmas * sigma)`` units each way (``[1.0]`` when that is 0 or ``sigma`` is
 /// not positive): the kernel of :func:`gaussian_smooth`.
@@ -645,9 +652,7 @@ fn gaussian_kernel(
     sigma: f64,
     radius_sigmas: f64,
 ) -> PyResult<Bound<'_, PyArray1<f64>>> {
-    let kernel = cetr::gaussian_kernel(sigma, radius_sigmas).ok_or_else(|| {
-        PyValueError::new_err("the smoothing reach must be a finite number of units")
-    })?;
+    let kernel = kernel_of(sigma, radius_sigmas)?;
     Ok(PyArray1::from_vec(py, kernel))
 }
 
@@ -673,9 +678,7 @@ fn gaussian_smooth<'py>(
             )))
         }
     };
-    let kernel = cetr::gaussian_kernel(sigma, radius_sigmas).ok_or_else(|| {
-        PyValueError::new_err("the smoothing reach must be a finite number of units")
-    })?;
+    let kernel = kernel_of(sigma, radius_sigmas)?;
     let values = values.as_array().to_vec();
     let out = py.detach(|| cetr::smooth(&values, &kernel, edges));
     Ok(PyArray1::from_vec(py, out))

@@ -24,6 +24,10 @@ pub fn tag_ratios(chars: &[f64], tags: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// The farthest a kernel reaches, in units: far beyond any useful smoothing, and a bound on
+/// the kernel's memory whatever the caller's settings.
+pub const MAX_REACH: u32 = 1 << 20;
+
 /// A sum in the order numpy's `sum` adds a contiguous float64 array (pairwise, with eight
 /// running sums over blocks of up to 128 values), so a kernel normalised here has the bits
 /// of one normalised with numpy.
@@ -55,10 +59,11 @@ fn numpy_sum(values: &[f64]) -> f64 {
 
 /// The normalised Gaussian kernel of standard deviation `sigma` (in units) reaching
 /// `ceil(radius_sigmas * sigma)` units each way; a single 1 when that reach is 0 or `sigma`
-/// is not positive. `None` when the reach is not a finite number of units.
+/// is not positive. `None` when the reach is not a finite number of units, or more than
+/// [`MAX_REACH`].
 pub fn gaussian_kernel(sigma: f64, radius_sigmas: f64) -> Option<Vec<f64>> {
     let reach = (radius_sigmas * sigma).ceil();
-    if !reach.is_finite() || reach >= f64::from(u32::MAX) {
+    if !reach.is_finite() || reach > MAX_REACH as f64 {
         return None;
     }
     let radius = reach.max(0.0) as i64;
@@ -143,6 +148,8 @@ mod tests {
         assert_eq!(gaussian_kernel(1.0, 0.0).unwrap(), [1.0]);
         assert!(gaussian_kernel(f64::INFINITY, 3.0).is_none());
         assert!(gaussian_kernel(f64::NAN, 3.0).is_none());
+        assert!(gaussian_kernel(1e12, 3.0).is_none());
+        assert_eq!(gaussian_kernel(-2.0, 3.0).unwrap(), [1.0]);
     }
 
     #[test]
