@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from thresher import features as F, learned
+from thresher import _core, features as F, learned
 from thresher.blocks import build_document
 
 STOP = frozenset({"the", "on", "a", "of"})
@@ -30,7 +30,33 @@ def shallow(doc, stoplist=STOP):
 
 
 def context(doc):
-    return F.dom_context(doc, F.tree_facts(doc))
+    """The base matrix, which holds the tree-context columns (and every other group)."""
+    return F.base_columns(doc, STOP)
+
+
+base = context
+# The page-level group's columns, in order.
+PAGE_LEVEL = ("page_link_share", "page_type_article", "page_type_product", "page_type_forum", "page_type_list",
+              "page_has_structured_text", "title_overlap", "structured_overlap", "relative_length")
+STRUCTURE = ("text_repeats", "main_heading_side", "has_main_heading", "copies_before", "copies_after")
+
+
+def part(cols, names):
+    """The columns ``names`` of ``cols``, as their own group."""
+    return F.Columns(names, cols.select(names))
+
+
+def main_heading(doc) -> int:
+    """The main heading's block as the base columns tell it (the block on no side of it), or -1."""
+    cols = base(doc)
+    if not len(doc.blocks) or cols.column("has_main_heading")[0] == 0.0:
+        return -1
+    return int(np.flatnonzero(cols.column("main_heading_side") == 0.0)[0])
+
+
+def word_set(text: str) -> set[str]:
+    """The distinct lower-cased words (runs of ``\\w``) of ``text``: what the overlaps compare."""
+    return set(re.findall(r"\w+", text.lower()))
 
 
 # ------------------------------------------------------------------ text density
@@ -218,8 +244,7 @@ def test_siblings_same_counts_repeated_post_siblings():
 
 def test_cetr_columns_shape_and_non_negative():
     doc = page("<p>plain text block with words</p><p><a>x</a><b>y</b><i>z</i></p><div>more text here</div>")
-    cols = F.cetr(doc)
-    assert cols.names == ("cetr_ratio", "cetr_derivative")
+    cols = part(base(doc), ("cetr_ratio", "cetr_derivative"))
     assert cols.values.shape == (len(doc.blocks), 2)
     assert np.all(cols.values >= 0)
     assert np.all(np.isfinite(cols.values))
@@ -237,11 +262,40 @@ def test_pad_ends_is_np_pad_in_constant_and_edge_mode(values, radius, width, fil
         assert np.array_equal(F.pad_ends(rows, radius, rows[0], rows[-1]), np.pad(rows, radius, mode="edge"))
 
 
+def smooth(values: np.ndarray) -> np.ndarray:
+    """The smoothing of ``cetr_ratio``: one unit of standard deviation, the ends extended."""
+    return _core.gaussian_smooth(values, 1.0, 3.0, edges="extend")
+
+
 def test_gaussian_smooth_keeps_length_and_constants():
     values = np.full(7, 3.0)
-    assert F.gaussian_smooth(values).tolist() == pytest.approx(values.tolist())
-    assert len(F.gaussian_smooth(np.arange(5.0))) == 5
-    assert len(F.gaussian_smooth(np.zeros(0))) == 0
+    assert smooth(values).tolist() == pytest.approx(values.tolist())
+    assert len(smooth(np.arange(5.0))) == 5
+    assert len(smooth(np.zeros(0))) == 0
+
+
+def test_cetr_ratio_is_the_log_of_the_smoothed_tag_ratio_and_its_derivative():
+    doc = page("<p>plain text block with words</p><p><a>x</a><b>y</b><i>z</i></p><div>more text here</div>"
+               "<p>one</p><p>two <b>bold</b> words</p>")
+    ratio = np.array([b.char_count / max(1, b.tag_count) for b in doc.blocks])
+    smoothed = smooth(ratio)
+    cols = base(doc)
+    assert np.array_equal(cols.column("cetr_ratio"), np.log1p(smoothed).astype(np.float32))
+    derivative = np.abs(np.diff(smoothed, append=smoothed[-1]))
+    assert np.array_equal(cols.column("cetr_derivative"), np.log1p(derivative).astype(np.float32))
+
+
+def test_the_two_smoothings_differ_only_at_the_edges():
+    values = np.array([9.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 5.0])
+    extended = _core.gaussian_smooth(values, 1.0, 3.0, edges="extend")
+    renormalised = _core.gaussian_smooth(values, 1.0, 3.0, edges="renormalise")
+    # inside, renormalising divides by the kernel's sum (1, up to rounding)
+    assert extended[3:-3].tolist() == pytest.approx(renormalised[3:-3].tolist(), rel=1e-12)
+    assert extended[0] > renormalised[0] > 0  # the 9 repeats before the start, or weighs more alone
+    with pytest.raises(ValueError):
+        _core.gaussian_smooth(values, 1.0, 3.0, edges="wrap")
+    with pytest.raises(ValueError):
+        _core.gaussian_smooth(values, float("inf"), 3.0, edges="extend")
 
 
 # ------------------------------------------------------------------ page level
@@ -250,38 +304,39 @@ def test_json_ld_product_sets_page_type_product():
     head = ('<title>A thing</title><script type="application/ld+json">'
             '{"@context": "https://schema.org", "@type": "Product", "name": "A thing"}</script>')
     doc = page("<p>Buy the thing now</p><p>Another block</p>", head)
-    cols = F.page_level(doc, shallow(doc))
+    cols = base(doc)
     assert cols.column("page_type_product").tolist() == [1.0, 1.0]
     assert cols.column("page_type_article").tolist() == [0.0, 0.0]
     plain = page("<p>Buy the thing now</p>")
-    assert F.page_level(plain, shallow(plain)).column("page_type_product").tolist() == [0.0]
+    assert base(plain).column("page_type_product").tolist() == [0.0]
 
 
 def test_og_type_article_sets_page_type_article():
     doc = page("<p>Text</p>", '<meta property="og:type" content="article">')
-    assert F.page_level(doc, shallow(doc)).column("page_type_article").tolist() == [1.0]
+    assert base(doc).column("page_type_article").tolist() == [1.0]
 
 
 def test_title_overlap_is_one_for_the_title_block_and_zero_for_unrelated():
     doc = page("<h1>Hello World Story</h1><p>completely unrelated words</p><p>Hello there</p>",
                "<title>Hello World Story</title>")
-    col = F.page_level(doc, shallow(doc)).column("title_overlap")
+    col = base(doc).column("title_overlap")
     assert col.tolist() == pytest.approx([1.0, 0.0, 0.5])
 
 
 def test_relative_length_and_no_position_features():
     doc = page("<p>aaaa</p><p>bbbb</p><p>cccccccc</p>")
-    cols = F.page_level(doc, shallow(doc))
+    cols = base(doc)
     assert cols.column("relative_length").tolist() == pytest.approx([0.5, 0.5, 1.0])
     # scale-free by design: a block's features must not depend on where it sits in a long page
     assert not {"position", "char_position", "char_share", "size_rank"} & set(cols.names)
+    assert cols.names[cols.names.index("page_link_share"):][:len(PAGE_LEVEL)] == PAGE_LEVEL
 
 
 def test_features_of_a_paragraph_do_not_depend_on_page_length():
     body = "<p>" + "A sentence of plain prose that goes on for a while. " * 4 + "</p>"
     short, long = page(f"<article>{body * 3}</article>"), page(f"<article>{body * 300}</article>")
-    a = F.page_level(short, shallow(short))
-    b = F.page_level(long, shallow(long))
+    a = part(base(short), PAGE_LEVEL)
+    b = part(base(long), PAGE_LEVEL)
     keep = [j for j, name in enumerate(a.names) if not name.startswith("page_")]
     assert a.values[1, keep].tolist() == pytest.approx(b.values[150, keep].tolist())
 
@@ -289,19 +344,19 @@ def test_features_of_a_paragraph_do_not_depend_on_page_length():
 def test_main_heading_is_the_heading_matching_the_title():
     doc = page("<h2>Menu</h2><p>intro</p><h1>Site name</h1><h2>Flood in the valley</h2><p>story</p>",
                "<title>Flood in the valley | Site name</title>")
-    assert F.main_heading(doc) == block_index(doc, "Flood in the valley")
+    assert main_heading(doc) == block_index(doc, "Flood in the valley")
 
 
 def test_main_heading_falls_back_to_the_first_h1_then_to_none():
     untitled = page("<h2>Menu</h2><h1>First</h1><h1>Second</h1><p>text</p>")
-    assert F.main_heading(untitled) == block_index(untitled, "First")
-    assert F.main_heading(page("<h2>Menu</h2><p>text</p>", "<title>Nothing alike</title>")) == -1
+    assert main_heading(untitled) == block_index(untitled, "First")
+    assert main_heading(page("<h2>Menu</h2><p>text</p>", "<title>Nothing alike</title>")) == -1
 
 
 def test_page_structure_marks_repeats_and_the_side_of_the_main_heading():
     doc = page("<p>Add to cart</p><h1>The story</h1><p>Add to cart</p><p>one</p><p>Add to cart</p>"
                + "<p>two</p>" * 4, "<title>The story</title>")
-    cols = F.page_structure(doc)
+    cols = base(doc)
     repeats = cols.column("text_repeats")
     assert repeats[block_index(doc, "The story")] == 0.0
     assert repeats[block_index(doc, "one")] == 0.0
@@ -314,12 +369,12 @@ def test_page_structure_marks_repeats_and_the_side_of_the_main_heading():
 def test_repeated_paragraphs_are_not_counted_as_repeats():
     para = "A whole paragraph of prose, " + "long enough to be far more than a label or a button " * 2
     doc = page(f"<p>{para}</p><p>Share</p><p>{para}</p><p>Share</p>")
-    assert F.page_structure(doc).column("text_repeats").tolist() == pytest.approx([0, math.log1p(1)] * 2)
+    assert base(doc).column("text_repeats").tolist() == pytest.approx([0, math.log1p(1)] * 2)
 
 
 def test_page_structure_without_a_main_heading_is_neutral():
     doc = page("<p>alpha</p><p>beta</p>")
-    cols = F.page_structure(doc)
+    cols = part(base(doc), STRUCTURE)
     assert cols.values.tolist() == [[0.0] * len(cols.names)] * 2
 
 
@@ -327,7 +382,7 @@ def test_copies_count_the_same_text_before_and_after_each_block_under_other_pare
     para = "A whole paragraph of prose, " + "long enough to be far more than a label or a button " * 2
     doc = page(f"<div><p>{para}</p><p>Share</p></div><section><p>{para.upper()}</p><p>other</p></section>"
                f"<aside><p>{para}</p></aside>")
-    cols = F.page_structure(doc)
+    cols = base(doc)
     assert cols.column("copies_before").tolist() == pytest.approx([0, 0, math.log1p(1), 0, math.log1p(2)])
     assert cols.column("copies_after").tolist() == pytest.approx([math.log1p(2), 0, math.log1p(1), 0, 0])
 
@@ -337,26 +392,38 @@ def test_a_paragraph_repeated_within_its_container_is_no_copy():
     its own content, not as a second rendering of the page."""
     para = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor."
     doc = page(f"<article><p>{para}</p><p>{para}</p><p>{para}</p></article><aside><p>{para}</p></aside>")
-    cols = F.page_structure(doc)
+    cols = base(doc)
     assert cols.column("copies_before").tolist() == pytest.approx([0, 0, 0, math.log1p(3)])
     assert cols.column("copies_after").tolist() == pytest.approx([math.log1p(1)] * 3 + [0])
 
 
 def test_text_copies_ignore_case():
     texts = ["Add to cart", "add to cart", "Buy", "ADD TO CART", "Add to  cart"]
-    before, after = F.text_copies(texts, [1, 2, 3, 4, 5])
+    before, after = _core.text_copies(texts, [1, 2, 3, 4, 5])
     assert before.tolist() == [0, 1, 0, 2, 0] and after.tolist() == [2, 1, 0, 0, 0]
-    assert [a.tolist() for a in F.text_copies([], [])] == [[], []]
+    assert [a.tolist() for a in _core.text_copies([], [])] == [[], []]
 
 
 @given(st.lists(st.tuples(st.sampled_from(["a", "A", "b", "c d", "C D", ""]), st.integers(0, 2)), max_size=30))
 def test_text_copies_count_the_equal_texts_under_other_parents_on_each_side(items):
     texts, parents = [t for t, _ in items], [p for _, p in items]
-    before, after = F.text_copies(texts, parents)
+    before, after = _core.text_copies(texts, parents)
     keys = [(t.lower(), p) for t, p in items]
     others = [[k[0] == key[0] and k[1] != key[1] for k in keys] for key in keys]
     assert before.tolist() == [sum(row[:i]) for i, row in enumerate(others)]
     assert after.tolist() == [sum(row[i + 1:]) for i, row in enumerate(others)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.text(alphabet="ΣσςΑαİiIͅ'. aꟋꟌᲉ𐵐K",
+                                  max_size=6), st.integers(0, 1)), max_size=12))
+def test_text_copies_compare_texts_lower_cased_as_python_does(items):
+    """Final sigma, the dotted capital I, the Kelvin sign and code points Python's Unicode
+    database does not assign yet: equal after ``str.lower`` exactly when the core finds them equal."""
+    texts, parents = [t for t, _ in items], [p for _, p in items]
+    before, _ = _core.text_copies(texts, parents)
+    keys = [(t.lower(), p) for t, p in items]
+    assert before.tolist() == [sum(k[0] == key[0] and k[1] != key[1] for k in keys[:i]) for i, key in enumerate(keys)]
 
 
 def test_template_paths_group_blocks_by_their_whole_path():
@@ -366,7 +433,7 @@ def test_template_paths_group_blocks_by_their_whole_path():
     doc = page("<main><div class='row'>" + card.format("one two") + card.format("three") + "</div>"
                "<div class='row'>" + card.format("four five six") + "</div>"
                "<div class='row'><div class='ad'><p>buy</p></div></div></main>")
-    cols = F.template_paths(doc, F.tree_facts(doc))
+    cols = base(doc)
     assert cols.column("path_blocks").tolist() == pytest.approx([math.log1p(2)] * 3 + [0.0])
     assert cols.column("tag_path_blocks").tolist() == pytest.approx([math.log1p(3)] * 4)
     total = sum(b.char_count for b in doc.blocks)
@@ -377,7 +444,7 @@ def test_template_paths_group_blocks_by_their_whole_path():
 
 def test_template_paths_link_density_is_the_group_s():
     doc = page("<ul><li><a href='/a'>first link</a></li><li>plain item text</li></ul><p>prose</p>")
-    cols = F.template_paths(doc, F.tree_facts(doc))
+    cols = base(doc)
     links = len("first link")
     items = links + len("plain item text")
     assert cols.column("path_link_density").tolist() == pytest.approx([links / items, links / items, 0.0])
@@ -422,7 +489,8 @@ def test_path_hashes_are_equal_exactly_for_equal_paths(html):
 
 def test_template_paths_of_a_20000_deep_page():
     doc = page("<div>" * 20000 + "<p>deep text</p>" + "</div>" * 20000 + "<p>top text</p>")
-    cols = F.template_paths(doc, F.tree_facts(doc))
+    cols = part(base(doc), ("path_blocks", "path_share", "path_link_density", "tag_path_blocks", "tag_path_share",
+                            "tag_path_link_density"))
     assert cols.values.shape == (2, 6) and np.isfinite(cols.values).all()
     assert cols.column("path_blocks").tolist() == [0.0, 0.0]
 
@@ -481,7 +549,8 @@ def test_every_matrix_has_one_row_per_block_and_finite_values(body):
     assert n > 0
     facts = F.tree_facts(doc)
     sh = shallow(doc)
-    groups = [sh, F.dom_context(doc, facts), F.cetr(doc), F.page_level(doc, sh)]
+    assert facts.parents.shape == (len(doc.elements),)
+    groups = [sh, base(doc)]
     pf = learned.page_features(doc, "en")
     groups += [pf.base, F.token_columns(doc, F.vocabulary(("nav", "comment", "post")))]
     for cols in groups:
@@ -604,7 +673,7 @@ def test_title_overlap_is_the_share_of_a_block_s_words_in_the_title(text, title)
                          f"<body><p>{text.translate(escape)}</p></body></html>")
     if not doc.blocks:
         return
-    words, title_words = F.word_set(doc.blocks[0].text), F.word_set(doc.title)
+    words, title_words = word_set(doc.blocks[0].text), word_set(doc.title)
     expected = len(words & title_words) / len(words) if words and title_words else 0.0
     assert doc.native.word_overlaps([doc.title])[0, 0] == expected
 

@@ -1,39 +1,36 @@
 """Per-block feature matrices shared by the learned extractors.
 
-Feature groups (each a pure function of the document returning named columns):
+The flagship's base matrix (:func:`base_columns`) is computed by the native core in one call
+(``crates/core/src/features/``), one group of named columns after another:
 
-* :func:`shallow_text` - Kohlschütter et al.'s shallow text features (words,
-  link density, text density) plus jusText's stop-word density and simple
-  character statistics;
-* :func:`dom_context` - the block's place in the tree: depth, enclosing
-  semantic elements, id/class cue words on its ancestors, the text share and
-  link density of its ancestors' subtrees, sibling repetition;
-* :func:`cetr` - Weninger et al.'s tag ratio over blocks, Gaussian-smoothed,
-  and its derivative;
-* :func:`page_level` - facts about the whole page broadcast to its blocks
-  (size, link share, JSON-LD and OpenGraph types, overlap with the title and
-  the structured-data body);
-* :func:`neighbours` - selected columns of the blocks before and after.
+* shallow text (:func:`shallow_text`) - Kohlschütter et al.'s shallow text features (words,
+  link density, text density) plus jusText's stop-word density and simple character statistics;
+* tree context - the block's place in the tree: depth, enclosing semantic elements
+  (:data:`CONTEXT_TAGS`), id/class cue words on its ancestors, the text share and link density
+  of its ancestors' subtrees, sibling repetition, its own tag (:data:`BLOCK_TAG_ONE_HOT`);
+* CETR - Weninger et al.'s tag ratio over blocks, Gaussian-smoothed, and its derivative;
+* page level - facts about the whole page broadcast to its blocks (link share, JSON-LD and
+  OpenGraph types, overlap with the title and the structured-data body, relative length);
+* page structure - repeated texts, copies of a text under other parents, the side of the
+  main heading;
+* template paths - blocks sharing their whole (tag, class) or tag path from the root;
+* neighbours - :data:`NEIGHBOUR_COLUMNS` of the blocks before and after.
 
-Everything over the tree runs over the pre-order element columns (parents
-first, or children first in reverse), never by recursion.
+This module keeps what Python reads around it: the head's JSON-LD and meta facts the core is
+handed, the tree facts and id/class tokens, and the column containers.
 """
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import chain as iter_chain, count, repeat
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from itertools import chain as iter_chain
+from typing import Iterable, Mapping, NamedTuple
 
 import numpy as np
 
 from . import _core
 from .blocks import Document, hidden_by_style
 from .errors import ModelError
-
-WORD = re.compile(r"\w+")
 
 # id/class cue words; matched against whole tokens after splitting on non-alphanumerics.
 NEGATIVE_CUES = frozenset(
@@ -50,16 +47,10 @@ POSITIVE_CUES = frozenset(
 CONTEXT_TAGS = ("a", "li", "ul", "ol", "table", "td", "th", "form", "nav", "header", "footer",
                 "aside", "article", "main", "section", "blockquote", "pre", "code", "figure",
                 "figcaption", "dl", "label", "button", "select", "noscript", "address", "time")
-_CONTEXT_BIT = {tag: 1 << i for i, tag in enumerate(CONTEXT_TAGS)}
-BLOCK_TAG_ONE_HOT = ("p", "div", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
-                     "blockquote", "dd", "dt", "span", "section", "article", "a", "body", "option",
-                     "figcaption", "form", "ul", "tr", "table")
-_CONTEXT_BIT_VALUES = np.array([_CONTEXT_BIT[tag] for tag in CONTEXT_TAGS], np.int64)
-_ONE_HOT_CODE = {tag: k for k, tag in enumerate(BLOCK_TAG_ONE_HOT)}
-_IN_NAMES = tuple(f"in_{tag}" for tag in CONTEXT_TAGS)  # dom_context's column names, in order
-_ONE_HOT_NAMES = tuple(f"tag_{tag}" for tag in BLOCK_TAG_ONE_HOT)
-NEIGHBOUR_COLUMNS = ("log_words", "link_density", "stopword_density", "text_density", "is_heading",
-                     "tag_p", "tag_li", "tag_a", "neg_cue_near", "pos_cue_near")
+# Block tags with a one-hot column each, and the columns whose neighbours' values are features
+# (the core's lists, crates/core/src/features/context.rs and neighbours.rs).
+BLOCK_TAG_ONE_HOT: tuple[str, ...] = tuple(_core.BLOCK_TAG_ONE_HOT)
+NEIGHBOUR_COLUMNS: tuple[str, ...] = tuple(_core.NEIGHBOUR_COLUMNS)
 MAX_CUE_DISTANCE = 30
 
 
@@ -194,13 +185,6 @@ def is_hidden(attrs: dict) -> bool:
     return hidden_by_style(attrs)
 
 
-def distinct_codes(keys: Iterable, n: int) -> np.ndarray:
-    """Per key of the ``n`` ``keys``: one integer per distinct key (equal keys, equal integers):
-    the position of the key's first occurrence."""
-    codes: dict = {}
-    return np.fromiter(map(codes.setdefault, keys, count()), np.int64, count=n)
-
-
 @lru_cache(maxsize=1)
 def _tree_params() -> "_core.TreeFactsParams":
     """The constants :func:`tree_facts` hands the core, built once."""
@@ -216,42 +200,6 @@ def tree_facts(doc: Document) -> TreeFacts:
     Paths are hashed per element over its (tag, class) path and its tag path from the root: two
     elements get the same hash when their paths are the same (up to a 64-bit collision)."""
     return TreeFacts(**doc.native.tree_facts(_tree_params()))
-
-
-# Sibling repetition saturates here: a 500-paragraph article must look like a 50-paragraph one,
-# not like a link list (unbounded counts made the flagship drop most of long articles).
-MAX_REPETITION = 50
-
-
-def _repetition(counts: np.ndarray) -> np.ndarray:
-    return np.log1p(np.minimum(counts, MAX_REPETITION))
-
-
-def dom_context(doc: Document, facts: TreeFacts) -> Columns:
-    n = len(doc.blocks)
-    total = max(1.0, float(facts.subtree_chars[0])) if len(facts.parents) else 1.0
-    e0 = doc.numbers.element
-    chain = [e0]
-    for _ in range(3):
-        chain.append(facts.parents[chain[-1]])
-    neg, pos = facts.neg_distance[e0], facts.pos_distance[e0]
-    cols: dict[str, np.ndarray] = {
-        "depth": np.minimum(60, doc.elements.arrays.depths[e0]),
-        "hidden": facts.hidden[e0],
-        "neg_cue_near": neg <= 3, "pos_cue_near": pos <= 3, "neg_cue_dist": neg, "pos_cue_dist": pos,
-        "siblings_same": _repetition(facts.same_sibling_count[chain[0]]),
-        "parent_siblings_same": _repetition(facts.same_sibling_count[chain[1]]),
-        "gparent_siblings_same": _repetition(facts.same_sibling_count[chain[2]]),
-    }
-    for level in (1, 2, 3):
-        sub = facts.subtree_chars[chain[level]]
-        cols[f"anc{level}_text_share"] = sub / total
-        cols[f"anc{level}_link_density"] = facts.subtree_link_chars[chain[level]] / np.maximum(1.0, sub)
-    inside = (facts.context_bits[e0][:, None] & _CONTEXT_BIT_VALUES) != 0  # (blocks, CONTEXT_TAGS)
-    codes = np.fromiter(map(_ONE_HOT_CODE.get, [b.tag for b in doc.blocks], repeat(-1)), np.int64, count=n)
-    one_hot = codes[:, None] == np.arange(len(BLOCK_TAG_ONE_HOT))
-    return concat([Columns.of(cols, n), Columns(_IN_NAMES, inside.astype(np.float32)),
-                   Columns(_ONE_HOT_NAMES, one_hot.astype(np.float32))])
 
 
 @dataclass(frozen=True)
@@ -320,39 +268,11 @@ def token_name(token: str) -> str:
     return f"tok_{token}"
 
 
-# ------------------------------------------------------------------ CETR
-
-def gaussian_smooth(values: np.ndarray, sigma: float = 1.0) -> np.ndarray:
-    if len(values) == 0:
-        return values
-    radius = max(1, int(math.ceil(3 * sigma)))
-    x = np.arange(-radius, radius + 1, dtype=np.float64)
-    kernel = np.exp(-(x ** 2) / (2 * sigma ** 2))
-    kernel /= kernel.sum()
-    values = values.astype(np.float64)
-    padded = pad_ends(values, radius, values[0], values[-1])
-    return np.convolve(padded, kernel, mode="valid")
-
-
-def cetr(doc: Document) -> Columns:
-    """Tag ratio per block (text chars per tag), smoothed, and its absolute derivative."""
-    ratio = doc.numbers.chars / np.maximum(1.0, doc.numbers.tags)
-    smooth = gaussian_smooth(ratio)
-    deriv = np.abs(np.diff(smooth, append=smooth[-1:] if len(smooth) else smooth))
-    return Columns(("cetr_ratio", "cetr_derivative"),
-                   np.column_stack([np.log1p(smooth), np.log1p(deriv)]).astype(np.float32))
-
-
-# ------------------------------------------------------------------ page level
-
-_ARTICLE_TYPES = ("article", "newsarticle", "blogposting", "report", "techarticle", "scholarlyarticle")
-_PRODUCT_TYPES = ("product", "offer", "aggregateoffer")
-_FORUM_TYPES = ("discussionforumposting", "qapage", "question", "answer", "comment")
-_LIST_TYPES = ("itemlist", "collectionpage", "searchresultspage", "breadcrumblist")
-
+# ------------------------------------------------------------------ page head
 
 def structured_text(doc: Document) -> str:
-    """Article body, description and text fields of JSON-LD, plus OpenGraph/meta descriptions."""
+    """Article body, description and text fields of JSON-LD, plus OpenGraph/meta descriptions
+    (what ``structured_overlap`` and ``page_has_structured_text`` read)."""
     parts = [doc.meta_content("og:description", "description", "twitter:description")]
     for obj in doc.json_ld_objects():
         for key in ("articleBody", "description", "text", "reviewBody"):
@@ -362,7 +282,9 @@ def structured_text(doc: Document) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _types(doc: Document) -> set[str]:
+def page_types(doc: Document) -> set[str]:
+    """The lower-cased JSON-LD ``@type`` values and ``og:type`` of the page (what the
+    ``page_type_*`` columns read)."""
     found = set()
     for obj in doc.json_ld_objects():
         kind = obj.get("@type")
@@ -375,138 +297,23 @@ def _types(doc: Document) -> set[str]:
     return found
 
 
-def word_set(text: str) -> set[str]:
-    """The distinct lower-cased words of ``text``."""
-    return set(WORD.findall(text.lower()))
+# ------------------------------------------------------------------ the base matrix
+
+def base_columns(doc: Document, stoplist: frozenset[str]) -> Columns:
+    """The flagship's base feature matrix, computed by the core in one call
+    (``crates/core/src/features/base.rs``): :func:`shallow_text`, then the block's place in the
+    tree (``context.rs``), CETR's smoothed tag ratio and its derivative (``cetr.rs``), the page
+    level (``page.rs``), repeated texts and the main heading (``structure.rs``), template paths
+    (``template.rs``) and the neighbours' values of :data:`NEIGHBOUR_COLUMNS`
+    (``neighbours.rs``). The head's JSON-LD and meta tags are read here and handed over: the
+    structured text (:func:`structured_text`) and the page's types (:func:`page_types`). The
+    tree facts are those :func:`tree_facts` reads (the core computes them once per page)."""
+    names, values = doc.native.base_columns(native_stop_words(stoplist), _tree_params(), title=doc.title,
+                                            structured_text=structured_text(doc), page_types=page_types(doc))
+    return Columns(tuple(names), values)
 
 
-def page_level(doc: Document, shallow: Columns) -> Columns:
-    n = len(doc.blocks)
-    chars = doc.numbers.chars
-    total_chars = float(chars.sum()) or 1.0
-    link_chars = float(doc.numbers.link_chars.sum())
-    types = _types(doc)
-    structured_words = structured_text(doc)
-    structured = word_set(structured_words)
-    page = {
-        "page_link_share": link_chars / total_chars,
-        "page_type_article": float(any(t in types for t in _ARTICLE_TYPES)),
-        "page_type_product": float(any(t in types for t in _PRODUCT_TYPES)),
-        "page_type_forum": float(any(t in types for t in _FORUM_TYPES)),
-        "page_type_list": float(any(t in types for t in _LIST_TYPES)),
-        "page_has_structured_text": float(len(structured) > 20),
-    }
-    cols: dict[str, Iterable[float]] = {k: [v] * n for k, v in page.items()}
-    longest = float(chars.max(initial=1.0))  # every block has text: at least 1
-    # Per block: the share of its distinct lower-cased words that the title / structured data hold.
-    shares = doc.native.word_overlaps([doc.title, structured_words])
-    cols["title_overlap"] = shares[:, 0]
-    cols["structured_overlap"] = shares[:, 1]
-    # Scale-free on purpose: no absolute or relative position, no share of the page's text, no
-    # page size. Those make a very long article look like a footer (tiny share, near the end)
-    # or like a huge link farm (the page's block and character counts).
-    cols["relative_length"] = chars / longest
-    return Columns.of(cols, n)
-
-
-def main_heading(doc: Document) -> int:
-    """The block of the page's main heading, or -1: the heading whose words best match the
-    title's (Jaccard), else the first ``<h1>`` block."""
-    title = word_set(doc.title)
-    best, chosen = 0.0, -1
-    for block in doc.blocks if title else ():
-        if block.is_heading:
-            words = word_set(block.text)
-            overlap = len(words & title) / len(words | title)
-            if overlap > best:
-                best, chosen = overlap, block.index
-    if chosen < 0:
-        chosen = next((b.index for b in doc.blocks if b.tag == "h1"), -1)
-    return chosen
-
-
-# Texts shorter than this many words are labels, buttons and menu entries when they repeat; a
-# repeated paragraph is a duplicate rendering and says nothing about boilerplate by itself.
-SHORT_TEXT_WORDS = 20
-
-
-def equal_before_after(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per integer code of ``group``: how many codes before it, and how many after it, are equal to it."""
-    n = len(group)
-    order = np.argsort(group, kind="stable")  # each group's keys together, in page order
-    ordered = group[order]
-    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]])) if n else np.zeros(0, np.int64)
-    sizes = np.diff(np.append(starts, n))
-    before = np.empty(n)
-    before[order] = np.arange(n) - np.repeat(starts, sizes)
-    return before, np.repeat(sizes, sizes)[np.argsort(order)] - before - 1
-
-
-def text_copies(texts: Sequence[str], parents: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Per text: how many texts before it, and how many after it, are the same (case ignored)
-    under another parent (block texts are white-space collapsed already; ``pre`` blocks keep
-    theirs). Copies under the same parent are a container's own repeated items (a table's
-    equal cells, an article's repeated paragraph), not a second rendering of it."""
-    n = len(texts)
-    text = distinct_codes(map(str.lower, texts), n)  # below n
-    parent = np.asarray(parents, np.int64).reshape(n) + 1  # the root's parent, -1, becomes 0
-    before, after = equal_before_after(text)
-    same_before, same_after = equal_before_after(text * (int(parent.max(initial=0)) + 1) + parent)
-    return before - same_before, after - same_after
-
-
-def page_structure(doc: Document) -> Columns:
-    """Repeated texts and the side of the main heading a block lies on.
-
-    ``text_repeats``: other blocks with the same short text (menus, "Add to cart",
-    per-item labels repeat). ``copies_before`` / ``copies_after``: earlier / later blocks
-    with the same text, of any length, under another parent (:func:`text_copies`). A page
-    often renders a text twice (a post beside its quote, a description in a desktop and a
-    mobile layout, an ad disclaimer under every promoted item); the main text holds it once,
-    and which copy is first is what tells the copies apart.
-    ``main_heading_side``: -1 before the main heading, 1 after it, 0 on it or when the page
-    has none. The side only, never the distance: a distance would make the end of a long
-    article look like a footer.
-    """
-    n = len(doc.blocks)
-    short = doc.numbers.words < SHORT_TEXT_WORDS
-    texts = [b.text for b in doc.blocks]
-    same = distinct_codes(texts, n)  # below n
-    repeats = np.where(short, np.bincount(same[short], minlength=n)[same] - 1, 0).astype(np.float64)
-    before, after = text_copies(texts, doc.elements.arrays.parents[doc.numbers.element])
-    heading = main_heading(doc)
-    side = np.sign(np.arange(n) - heading) if heading >= 0 else np.zeros(n)
-    return Columns.of({"text_repeats": np.log1p(repeats), "main_heading_side": side,
-                       "has_main_heading": np.full(n, float(heading >= 0)),
-                       "copies_before": np.log1p(before), "copies_after": np.log1p(after)}, n)
-
-
-def template_paths(doc: Document, facts: TreeFacts) -> Columns:
-    """Blocks whose elements share their whole path from the root: the same tags with the same
-    class values (``path_*``), or the same tags alone (``tag_path_*``).
-
-    A page's template repeats one path for each item of a kind: a listing's entries, a forum's
-    posts, a product grid's cards, a menu's links, an article's paragraphs. Unlike sibling
-    repetition (``siblings_same``), the items need not share a parent: a grid in rows, a post in
-    its own wrapper. Per block: how many other blocks share its path, their share of the page's
-    text and their link density.
-    """
-    n = len(doc.blocks)
-    numbers = doc.numbers
-    total = max(1.0, float(numbers.chars.sum()))
-    cols: dict[str, np.ndarray] = {}
-    for name, k in (("path", 0), ("tag_path", 1)):
-        _, group, sizes = np.unique(facts.paths[numbers.element, k], return_inverse=True, return_counts=True)
-        group = group.reshape(n)
-        chars = np.bincount(group, weights=numbers.chars)[group]
-        links = np.bincount(group, weights=numbers.link_chars)[group]
-        cols[f"{name}_blocks"] = np.log1p(sizes[group] - 1)
-        cols[f"{name}_share"] = chars / total
-        cols[f"{name}_link_density"] = links / np.maximum(1.0, chars)
-    return Columns.of(cols, n)
-
-
-# ------------------------------------------------------------------ neighbours
+# ------------------------------------------------------------------ neighbours, for other layouts
 
 def shift(values: np.ndarray, offset: int) -> np.ndarray:
     """Rows moved by ``offset`` along the reading order: row i gets row i + offset (zeros past the edges)."""
@@ -519,6 +326,9 @@ def shift(values: np.ndarray, offset: int) -> np.ndarray:
 
 
 def neighbours(base: Columns, names: Iterable[str] = NEIGHBOUR_COLUMNS, offsets=(-2, -1, 1, 2)) -> Columns:
+    """``<column>@<offset>`` for each offset, then each of ``names`` that ``base`` holds: the
+    column's values moved by the offset (:func:`shift`). The base matrix gets its own from the
+    core; Dragnet's layout reads its neighbours here."""
     names = [n for n in names if n in base.names]
     n = base.values.shape[0]
     src = base.values[:, [base.names.index(c) for c in names]]

@@ -60,13 +60,8 @@ class PageFeatures:
 
 
 def page_features(doc: Document, language: str) -> PageFeatures:
-    facts = F.tree_facts(doc)
-    shallow = F.shallow_text(doc, stopwords(language))
-    context = F.dom_context(doc, facts)
-    own = F.concat([shallow, context, F.cetr(doc), F.page_level(doc, shallow), F.page_structure(doc),
-                    F.template_paths(doc, facts)])
-    base = F.concat([own, F.neighbours(own)])
-    return PageFeatures(base, doc, facts)
+    facts = F.tree_facts(doc)  # first: the core keeps these facts for the base columns
+    return PageFeatures(F.base_columns(doc, stopwords(language)), doc, facts)
 
 
 def cetr_cluster(doc: Document) -> F.Columns:

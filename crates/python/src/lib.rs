@@ -25,8 +25,13 @@ use std::sync::{Arc, OnceLock};
 
 use thresher_core::document::{self, held_attributes, Document};
 use thresher_core::dom::Dom;
+use thresher_core::features::base::base_columns;
+use thresher_core::features::cetr::{self, Edges};
+use thresher_core::features::page::Head;
 use thresher_core::features::tree::{self, TreeFacts, TreeParams};
-use thresher_core::features::{candidates, overlap, shallow, stage2, tokens};
+use thresher_core::features::{
+    candidates, context, neighbours, overlap, shallow, stage2, structure, tokens,
+};
 use thresher_core::filters;
 use thresher_core::seqnet::{SeqNet, Sizes};
 use thresher_core::trees::{CompleteEnsemble, Ensemble, SplitValue, TreeError};
@@ -332,28 +337,25 @@ impl Page {
             roles.set_item(element, role)?;
         }
         out.set_item("roles", roles)?;
+        // One Python object per distinct value, the key of `tokens_of` and shared by the
+        // elements that hold it.
+        let objects: Vec<Bound<'py, PyAny>> = facts
+            .values
+            .iter()
+            .map(|v| match v {
+                Some(text) => PyString::new(py, text).into_any(),
+                None => py.None().into_bound(py),
+            })
+            .collect();
         let tokens_of = PyDict::new(py);
-        for (value, tokens) in facts.values.iter().zip(&facts.tokens) {
-            tokens_of.set_item(value.as_deref(), tokens)?;
+        for (value, tokens) in objects.iter().zip(&facts.tokens) {
+            tokens_of.set_item(value, tokens)?;
         }
         out.set_item("tokens_of", tokens_of)?;
-        let value_of = |slot: i64| facts.values[slot as usize].as_deref();
-        out.set_item(
-            "ids",
-            facts
-                .id_slot
-                .iter()
-                .map(|&s| value_of(s))
-                .collect::<Vec<_>>(),
-        )?;
-        out.set_item(
-            "classes",
-            facts
-                .class_slot
-                .iter()
-                .map(|&s| value_of(s))
-                .collect::<Vec<_>>(),
-        )?;
+        let per_element =
+            |slots: &[i64]| PyList::new(py, slots.iter().map(|&s| objects[s as usize].clone()));
+        out.set_item("ids", per_element(&facts.id_slot)?)?;
+        out.set_item("classes", per_element(&facts.class_slot)?)?;
         Ok(out)
     }
 
@@ -472,6 +474,44 @@ impl Page {
     }
 
     // ---- end of candidates, tokens, stage 2
+
+    /// The flagship's base feature matrix (float32, one row per block, C-contiguous) and its
+    /// column names: shallow text, tree context, CETR, page level, page structure, template
+    /// paths and the neighbours' columns (``thresher-core``'s ``features::base``). The tree
+    /// facts are those of ``params`` (computed once per page). ``title``, ``structured_text``
+    /// (the JSON-LD bodies and descriptions, the meta descriptions) and ``page_types`` (the
+    /// lower-cased JSON-LD and OpenGraph types) are read from the head by the caller.
+    #[pyo3(signature = (stop_words, params, *, title, structured_text, page_types))]
+    fn base_columns<'py>(
+        &self,
+        py: Python<'py>,
+        stop_words: &StopWords,
+        params: &TreeFactsParams,
+        title: &str,
+        structured_text: &str,
+        page_types: HashSet<String>,
+    ) -> PyResult<(Vec<String>, Bound<'py, PyArray2<f32>>)> {
+        let (names, values) = py.detach(|| {
+            let facts = self.facts(params);
+            let head = Head {
+                title,
+                structured_text,
+                types: &page_types,
+            };
+            let cols = base_columns(
+                &self.dom,
+                &self.doc,
+                &facts,
+                &params.params,
+                &stop_words.words,
+                &head,
+            );
+            let values = cols.row_major(self.doc.blocks.len());
+            (cols.names, values)
+        });
+        let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), names.len()])?;
+        Ok((names, array))
+    }
 
     /// How many blocks the page has.
     fn __len__(&self) -> usize {
@@ -756,6 +796,82 @@ fn text_density(text: &str) -> f64 {
     shallow::text_density(text)
 }
 
+/// The smoothing kernel of ``sigma`` and ``radius_sigmas``, or the caller's error.
+fn kernel_of(sigma: f64, radius_sigmas: f64) -> PyResult<Vec<f64>> {
+    cetr::gaussian_kernel(sigma, radius_sigmas).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "the smoothing reach must be a finite number of units, at most {}",
+            cetr::MAX_REACH
+        ))
+    })
+}
+
+/// The normalised Gaussian kernel (float64) of standard deviation ``sigma`` reaching
+/// ``ceil(radius_sigmas * sigma)`` units each way (``[1.0]`` when that is 0 or ``sigma`` is
+/// not positive): the kernel of :func:`gaussian_smooth`.
+#[pyfunction]
+fn gaussian_kernel(
+    py: Python<'_>,
+    sigma: f64,
+    radius_sigmas: f64,
+) -> PyResult<Bound<'_, PyArray1<f64>>> {
+    let kernel = kernel_of(sigma, radius_sigmas)?;
+    Ok(PyArray1::from_vec(py, kernel))
+}
+
+/// ``values`` (float64) smoothed with a Gaussian of ``sigma`` units reaching
+/// ``ceil(radius_sigmas * sigma)`` units each way, each window summed left to right.
+/// ``edges``: ``"extend"`` repeats the end values past the ends (the flagship's
+/// ``cetr_ratio``), ``"renormalise"`` weighs only the units that exist (the CETR algorithm).
+#[pyfunction]
+#[pyo3(signature = (values, sigma, radius_sigmas, *, edges))]
+fn gaussian_smooth<'py>(
+    py: Python<'py>,
+    values: PyReadonlyArray1<'py, f64>,
+    sigma: f64,
+    radius_sigmas: f64,
+    edges: &str,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let edges = match edges {
+        "extend" => Edges::Extend,
+        "renormalise" => Edges::Renormalise,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "edges must be \"extend\" or \"renormalise\", not {other:?}"
+            )))
+        }
+    };
+    let kernel = kernel_of(sigma, radius_sigmas)?;
+    let values = values.as_array().to_vec();
+    let out = py.detach(|| cetr::smooth(&values, &kernel, edges));
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// Two count arrays: one per text before, one after.
+type Counts<'py> = (Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u64>>);
+
+/// Per text of ``texts``: how many texts before it, and how many after it, are the same
+/// (case ignored as ``str.lower`` ignores it) under another parent of ``parents`` (one per
+/// text); two uint64 arrays (the ``copies_before`` / ``copies_after`` counts).
+#[pyfunction]
+fn text_copies<'py>(
+    py: Python<'py>,
+    texts: Vec<String>,
+    parents: Vec<i64>,
+) -> PyResult<Counts<'py>> {
+    if texts.len() != parents.len() {
+        return Err(PyValueError::new_err("parents needs one value per text"));
+    }
+    let (before, after) = py.detach(|| {
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        structure::text_copies(&texts, &parents)
+    });
+    Ok((
+        PyArray1::from_vec(py, before),
+        PyArray1::from_vec(py, after),
+    ))
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(build_document, module)?)?;
@@ -766,6 +882,11 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<TreeFactsParams>()?;
     module.add_class::<CommentWords>()?;
     module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
+    module.add("BLOCK_TAG_ONE_HOT", context::BLOCK_TAG_ONE_HOT.to_vec())?;
+    module.add("NEIGHBOUR_COLUMNS", neighbours::NEIGHBOUR_COLUMNS.to_vec())?;
+    module.add_function(wrap_pyfunction!(gaussian_kernel, module)?)?;
+    module.add_function(wrap_pyfunction!(gaussian_smooth, module)?)?;
+    module.add_function(wrap_pyfunction!(text_copies, module)?)?;
     module.add("BLOCK_TAGS", document::BLOCK_TAGS.to_vec())?;
     module.add("HEADING_TAGS", document::HEADING_TAGS.to_vec())?;
     module.add("SKIPPED_TAGS", document::SKIPPED_TAGS.to_vec())?;

@@ -19,12 +19,12 @@
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
+from .. import _core
 from ..blocks import Document
 from .base import Algorithm, Classification, Context
 from .lines import align_blocks, block_labels, page_source, source_lines
@@ -75,24 +75,17 @@ def tag_ratios(text_chars: np.ndarray, tag_counts: np.ndarray) -> np.ndarray:
 
 
 def gaussian_kernel(sigma: float, radius_sigmas: float) -> np.ndarray:
-    radius = max(0, math.ceil(radius_sigmas * sigma))
-    if sigma <= 0 or radius == 0:
-        return np.ones(1)
-    x = np.arange(-radius, radius + 1, dtype=np.float64)
-    kernel = np.exp(-(x * x) / (2.0 * sigma * sigma))
-    return kernel / kernel.sum()
+    """The normalised Gaussian kernel reaching ``ceil(radius_sigmas * sigma)`` lines each way
+    (``[1.0]`` when that is 0 or ``sigma`` is not positive), computed by the core
+    (``crates/core/src/features/cetr.rs``, shared with the flagship's ``cetr_*`` columns)."""
+    return _core.gaussian_kernel(sigma, radius_sigmas)
 
 
 def smooth(values: np.ndarray, sigma: float, radius_sigmas: float) -> np.ndarray:
-    """Gaussian smoothing, the kernel renormalised over the lines it covers at the edges."""
-    values = np.asarray(values, dtype=np.float64)
-    if not len(values):
-        return values
-    kernel = gaussian_kernel(sigma, radius_sigmas)
-    weighted = np.convolve(values, kernel, mode="full")
-    coverage = np.convolve(np.ones(len(values)), kernel, mode="full")
-    half = len(kernel) // 2
-    return weighted[half:half + len(values)] / coverage[half:half + len(values)]
+    """Gaussian smoothing, the kernel renormalised over the lines it covers at the edges: the
+    core's smoothing (the one the flagship's ``cetr_ratio`` uses, which extends the end values
+    past the edges instead)."""
+    return _core.gaussian_smooth(np.asarray(values, dtype=np.float64), sigma, radius_sigmas, edges="renormalise")
 
 
 def derivative(smoothed: np.ndarray, alpha: int) -> np.ndarray:

@@ -21,16 +21,21 @@ pub fn overlaps(doc: &Document, others: &[HashSet<String>]) -> Vec<f64> {
     let mut out = Vec::with_capacity(doc.blocks.len() * others.len());
     let any = others.iter().any(|set| !set.is_empty());
     for block in &doc.blocks {
-        let words = if any {
-            word_set(&block.text)
+        // The block's distinct words, borrowed from one lower-cased copy of its text.
+        let lower = if any {
+            block.text.to_lowercase()
         } else {
-            HashSet::new()
+            String::new()
         };
+        let words: HashSet<&str> = lower
+            .split(|c: char| !is_word(c))
+            .filter(|w| !w.is_empty())
+            .collect();
         for set in others {
             let share = if set.is_empty() || words.is_empty() {
                 0.0
             } else {
-                words.iter().filter(|w| set.contains(*w)).count() as f64 / words.len() as f64
+                words.iter().filter(|w| set.contains(**w)).count() as f64 / words.len() as f64
             };
             out.push(share);
         }

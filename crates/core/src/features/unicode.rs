@@ -25,6 +25,48 @@ pub fn is_word(c: char) -> bool {
     )
 }
 
+/// Code points that Rust's (newer) Unicode tables lower-case but that the Unicode database of
+/// the Python the models were trained with (14.0) does not yet assign, so `str.lower` keeps them.
+const UNCASED_IN_PYTHON: &[(char, char)] = &[
+    ('\u{1c89}', '\u{1c89}'),
+    ('\u{a7cb}', '\u{a7cc}'),
+    ('\u{a7ce}', '\u{a7ce}'),
+    ('\u{a7d2}', '\u{a7d2}'),
+    ('\u{a7d4}', '\u{a7d4}'),
+    ('\u{a7da}', '\u{a7da}'),
+    ('\u{a7dc}', '\u{a7dc}'),
+    ('\u{10d50}', '\u{10d65}'),
+    ('\u{16ea0}', '\u{16eb8}'),
+];
+
+fn uncased_in_python(c: char) -> bool {
+    UNCASED_IN_PYTHON
+        .iter()
+        .any(|&(low, high)| (low..=high).contains(&c))
+}
+
+/// Python's `str.lower`: full case mapping (`İ` becomes `i` and a combining dot), with the
+/// final-sigma rule, as Rust's `str::to_lowercase` does them, except that the code points
+/// Python's Unicode database does not assign stay as they are. Such a code point is neither
+/// cased nor case-ignorable for Python, so it bounds the final-sigma context: lower-casing the
+/// runs between them apart gives Python's result.
+pub fn python_lower(text: &str) -> String {
+    if !text.chars().any(uncased_in_python) {
+        return text.to_lowercase();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut start = 0;
+    for (at, c) in text.char_indices() {
+        if uncased_in_python(c) {
+            out.push_str(&text[start..at].to_lowercase());
+            out.push(c);
+            start = at + c.len_utf8();
+        }
+    }
+    out.push_str(&text[start..].to_lowercase());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,6 +80,16 @@ mod tests {
         for c in ['-', ' ', '.', '\u{93e}', '\u{301}', '©'] {
             assert!(!is_word(c), "{c:?}");
         }
+    }
+
+    #[test]
+    fn lower_casing_follows_python() {
+        assert_eq!(python_lower("ΟΔΟΣ Σ ΑΣ."), "οδος σ ας.");
+        assert_eq!(python_lower("İ"), "i\u{307}");
+        // Unassigned for Python: kept, and a boundary of the final-sigma context.
+        assert_eq!(python_lower("A\u{a7cb}ΑΣ\u{a7cc}Σ"), "a\u{a7cb}ας\u{a7cc}σ");
+        assert_eq!(python_lower("\u{10d50}"), "\u{10d50}");
+        assert_eq!(python_lower(""), "");
     }
 
     #[test]

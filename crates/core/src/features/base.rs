@@ -1,0 +1,100 @@
+//! The flagship's base feature matrix: every block's own feature groups, then its
+//! neighbours' values of a few of them. The column names and their order are part of the
+//! model files' format (models select their columns by name).
+
+use std::collections::HashSet;
+
+use super::columns::Columns;
+use super::page::Head;
+use super::tree::{TreeFacts, TreeParams};
+use super::{cetr, context, neighbours, page, shallow, structure, template};
+use crate::document::Document;
+use crate::dom::Dom;
+
+/// The base columns of `doc`'s blocks: shallow text, tree context, CETR, page level, page
+/// structure, template paths, then the neighbours of [`neighbours::NEIGHBOUR_COLUMNS`].
+/// `facts` are the tree facts computed with `params`; `stop_words` are lower-cased.
+pub fn base_columns(
+    dom: &Dom,
+    doc: &Document,
+    facts: &TreeFacts,
+    params: &TreeParams,
+    stop_words: &HashSet<String>,
+    head: &Head<'_>,
+) -> Columns {
+    let n = doc.blocks.len();
+    let block_tags: Vec<&str> = doc
+        .blocks
+        .iter()
+        .map(|b| dom.tag(doc.nodes[b.element as usize]))
+        .collect();
+    let mut own = Columns::default();
+    let rows = shallow::shallow_text(doc, stop_words);
+    let width = shallow::COLUMNS.len();
+    for (j, name) in shallow::COLUMNS.iter().enumerate() {
+        own.push_f32(*name, (0..n).map(|i| rows[i * width + j]).collect());
+    }
+    own.extend(context::columns(
+        doc,
+        &block_tags,
+        facts,
+        &params.context_tags,
+    ));
+    own.extend(cetr::columns(doc));
+    own.extend(page::columns(doc, head));
+    own.extend(structure::columns(doc, &block_tags, head.title));
+    own.extend(template::columns(doc, facts));
+    let around = neighbours::columns(&own, &neighbours::NEIGHBOUR_COLUMNS, &neighbours::OFFSETS);
+    own.extend(around);
+    own
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::features::tree::tree_facts;
+    use crate::{build, parse, Limits};
+
+    fn base(html: &str) -> Columns {
+        let dom = parse(html, Limits::default());
+        let doc = build(&dom);
+        let params = TreeParams {
+            context_tags: vec!["a".into(), "li".into()],
+            max_cue_distance: 30,
+            ..TreeParams::default()
+        };
+        let facts = tree_facts(&dom, &doc, false, &params);
+        let types = HashSet::new();
+        let head = Head {
+            title: "A title",
+            structured_text: "",
+            types: &types,
+        };
+        base_columns(&dom, &doc, &facts, &params, &HashSet::new(), &head)
+    }
+
+    #[test]
+    fn every_group_in_order_and_every_column_full() {
+        let cols = base("<h1>A title</h1><p>one two</p><ul><li><a href=x>link</a></li></ul>");
+        let at = |name: &str| cols.names.iter().position(|n| n == name).unwrap();
+        assert_eq!(at("log_chars"), 0);
+        assert!(at("starts_upper") < at("depth") && at("depth") < at("cetr_ratio"));
+        assert!(at("cetr_derivative") < at("page_link_share"));
+        assert!(at("relative_length") < at("text_repeats"));
+        assert!(at("copies_after") < at("path_blocks"));
+        assert_eq!(at("log_words@-2") - 1, at("tag_path_link_density"));
+        assert_eq!(cols.names.last().unwrap(), "pos_cue_near@+2");
+        assert_eq!(cols.names.len(), 18 + 17 + 26 + 2 + 9 + 5 + 6 + 40);
+        assert!(cols.values.iter().all(|c| c.len() == 3));
+        assert_eq!(cols.column("tag_li@+1").unwrap(), [0.0, 1.0, 0.0]);
+        assert_eq!(cols.column("tag_p@-1").unwrap(), [0.0, 0.0, 1.0]);
+        assert_eq!(cols.column("main_heading_side").unwrap(), [0.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn a_page_without_blocks_has_the_columns_and_no_rows() {
+        let cols = base("");
+        assert_eq!(cols.names.len(), 18 + 17 + 26 + 2 + 9 + 5 + 6 + 40);
+        assert!(cols.row_major(0).is_empty());
+    }
+}
