@@ -45,7 +45,6 @@ class PageFeatures:
 
     base: F.Columns
     doc: Document
-    facts: F.TreeFacts
 
     @cached_property
     def candidates(self) -> F.Columns:
@@ -60,8 +59,7 @@ class PageFeatures:
 
 
 def page_features(doc: Document, language: str) -> PageFeatures:
-    facts = F.tree_facts(doc)  # first: the core keeps these facts for the base columns
-    return PageFeatures(F.base_columns(doc, stopwords(language)), doc, facts)
+    return PageFeatures(F.base_columns(doc, stopwords(language)), doc)
 
 
 def cetr_cluster(doc: Document) -> F.Columns:

@@ -140,11 +140,12 @@ pub const COMPLETE_MAX_LEVELS: u32 = 10;
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompleteEnsemble {
     levels: u32,
-    feature: Vec<u32>,
-    threshold: Vec<f64>,
-    // The same thresholds for float32 rows: each the largest float32 not above the float64
-    // one, so that a float32 `x` exceeds it exactly when `x` (as float64) exceeds the original.
-    threshold32: Vec<f32>,
+    /// Each split's column and threshold, side by side so that a step loads both at once.
+    splits: Vec<(u32, f64)>,
+    // The same splits for float32 rows: each threshold the largest float32 not above the
+    // float64 one, so that a float32 `x` exceeds it exactly when `x` (as float64) exceeds the
+    // original.
+    splits32: Vec<(u32, f32)>,
     value: Vec<f64>,
     trees: usize,
     width: usize,
@@ -189,12 +190,12 @@ impl CompleteEnsemble {
                 stack.push((ensemble.right[node] as usize, 2 * heap + 2, depth + 1));
             }
         }
-        let threshold32 = threshold.iter().map(|&t| float32_floor(t)).collect();
+        let splits: Vec<(u32, f64)> = feature.into_iter().zip(threshold).collect();
+        let splits32 = splits.iter().map(|&(f, t)| (f, float32_floor(t))).collect();
         Ok(Some(CompleteEnsemble {
             levels,
-            feature,
-            threshold,
-            threshold32,
+            splits,
+            splits32,
             value,
             trees,
             width,
@@ -242,15 +243,24 @@ impl CompleteEnsemble {
     fn group_leaves<X: SplitValue, const G: usize>(&self, rows: &[X], leaves: &mut [f64]) {
         let inner = (1usize << self.levels) - 1;
         let width = self.width.max(1);
-        let thresholds = X::thresholds(self);
+        let splits = X::splits(self);
+        let row: [&[X]; G] = std::array::from_fn(|r| &rows[r * width..(r + 1) * width]);
         for t in 0..self.trees {
-            let feature = &self.feature[t * inner..(t + 1) * inner];
-            let threshold = &thresholds[t * inner..(t + 1) * inner];
+            let tree = &splits[t * inner..(t + 1) * inner];
             let mut heap = [0usize; G];
             for _ in 0..self.levels {
-                for (r, h) in heap.iter_mut().enumerate() {
-                    let value = rows[r * width + feature[*h] as usize];
-                    *h = 2 * *h + 1 + usize::from(value > threshold[*h]);
+                for (h, row) in heap.iter_mut().zip(&row) {
+                    debug_assert!(*h < tree.len());
+                    // SAFETY: `tree` holds `inner` = 2^levels - 1 splits, and after l < levels
+                    // steps from 0 (each step h -> 2h + 1 or 2h + 2) h is at most 2^(l+1) - 2,
+                    // below `inner`.
+                    let (feature, threshold) = unsafe { *tree.get_unchecked(*h) };
+                    debug_assert!((feature as usize) < row.len());
+                    // SAFETY: `new` validated every split's column against `width` (padding
+                    // splits read column 0, and a row is reached only when width >= 1), and
+                    // `row` holds exactly `width` values.
+                    let value = unsafe { *row.get_unchecked(feature as usize) };
+                    *h = 2 * *h + 1 + usize::from(value > threshold);
                 }
             }
             let values = &self.value[t * (inner + 1)..(t + 1) * (inner + 1)];
@@ -265,18 +275,19 @@ impl CompleteEnsemble {
 /// thresholds, float64 rows against the model's own. `>` is false when either side is NaN,
 /// as under numpy (see [`goes_right`]).
 pub trait SplitValue: Copy + PartialOrd {
-    fn thresholds(ensemble: &CompleteEnsemble) -> &[Self];
+    /// Each split's (column, threshold), in heap order, tree after tree.
+    fn splits(ensemble: &CompleteEnsemble) -> &[(u32, Self)];
 }
 
 impl SplitValue for f32 {
-    fn thresholds(ensemble: &CompleteEnsemble) -> &[f32] {
-        &ensemble.threshold32
+    fn splits(ensemble: &CompleteEnsemble) -> &[(u32, f32)] {
+        &ensemble.splits32
     }
 }
 
 impl SplitValue for f64 {
-    fn thresholds(ensemble: &CompleteEnsemble) -> &[f64] {
-        &ensemble.threshold
+    fn splits(ensemble: &CompleteEnsemble) -> &[(u32, f64)] {
+        &ensemble.splits
     }
 }
 
