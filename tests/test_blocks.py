@@ -346,3 +346,12 @@ def test_tag_names_survive_the_walks_tag_id_shortcut():
 def test_ruby_annotations_are_not_text():
     doc = build_document("<p><ruby>子<rp>(</rp><rt>こども</rt><rp>)</rp></ruby>が来た</p>")
     assert [b.text for b in doc.blocks] == ["子が来た"]
+
+
+def test_a_page_read_from_its_utf8_bytes_is_the_page_read_from_its_text():
+    html = "<html><head><title>Café</title></head><body><p class='x'>Grüße, 世界 😀</p><ul><li>a</li></ul></body></html>"
+    from_text = build_document(html)
+    from_bytes = build_document(html, utf8=html.encode("utf-8"))
+    assert from_bytes.blocks == from_text.blocks and from_bytes.title == from_text.title == "Café"
+    assert from_bytes.elements.tags == from_text.elements.tags
+    assert [dict(a) for a in from_bytes.elements.attrs] == [dict(a) for a in from_text.elements.attrs]

@@ -133,7 +133,7 @@ def extract_result(html: bytes | str, url: str | None = None, *, options: Option
     t0 = clock()
     decoded = decode(html, opts.content_type)
     t1 = clock()
-    doc = build_document(decoded.text, url, encoding=decoded.encoding,
+    doc = build_document(decoded.text, url, encoding=decoded.encoding, utf8=decoded.utf8,
                          attributes=attributes or metadata or chosen.needs_attributes or opts.needs_attributes)
     if opts.prune:
         doc = prune_document(doc, opts.prune)

@@ -258,7 +258,7 @@ def hidden_by_style(attrs: Mapping[str, str | None]) -> bool:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _parse_and_walk(html: str, limits: ParseLimits, attributes: bool) -> _core.DocumentColumns:
+def _parse_and_walk(html: str | bytes, limits: ParseLimits, attributes: bool) -> _core.DocumentColumns:
     try:
         return _core.build_document(html, max_attributes=limits.max_attributes, max_depth=limits.max_depth,
                                     attributes=attributes, empty=NO_ATTRIBUTES)
@@ -267,12 +267,16 @@ def _parse_and_walk(html: str, limits: ParseLimits, attributes: bool) -> _core.D
 
 
 def build_document(html: str, url: str | None = None, *, encoding: str = "",
-                   limits: ParseLimits = ParseLimits(), attributes: bool = True) -> Document:
+                   limits: ParseLimits = ParseLimits(), attributes: bool = True,
+                   utf8: bytes | None = None) -> Document:
     """Parse ``html`` once and build its :class:`Document`, in the native core.
 
     The core (``thresher._core``) parses with html5ever under ``limits``, walks the tree
     once into the element columns and the blocks, and collects the head facts, with the
     GIL released.
+
+    ``utf8``: the page's own bytes when they are exactly ``html`` in UTF-8
+    (:attr:`thresher.decode.Decoded.utf8`); the core then reads them instead of encoding ``html``.
 
     ``attributes=False`` leaves every element's ``attrs`` empty (:data:`NO_ATTRIBUTES`)
     except ``<html>``'s and the skipped elements' (script, head ...), which is faster, for
@@ -284,7 +288,7 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     if root is not None:
         raise InputError(f"an XML document (<{root}>), not an HTML page")
     try:
-        raw = _parse_and_walk(html, limits, attributes)
+        raw = _parse_and_walk(html if utf8 is None else utf8, limits, attributes)
     except UnicodeEncodeError:
         html = _SURROGATE.sub("\ufffd", html)  # one replacement character for each
         raw = _parse_and_walk(html, limits, attributes)

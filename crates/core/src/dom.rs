@@ -6,9 +6,9 @@
 //! keeps the depth of the tree builder's insertion point, which the depth
 //! filter (`parse.rs`) reads to keep the builder's stack of open elements short.
 
+use crate::hash::{HashMap, HashMapExt};
 use std::borrow::Cow;
 use std::cell::{Cell, Ref, RefCell};
-use std::collections::HashMap;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};

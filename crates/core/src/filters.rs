@@ -3,7 +3,7 @@
 //! comment word (and is not a page-state class such as `comments-open`); a block lies in a
 //! comment section when its element or an ancestor names one.
 
-use std::collections::HashSet;
+use crate::hash::{HashMap, HashSet};
 
 use crate::document::{held_attributes, Document};
 use crate::dom::Dom;
@@ -32,17 +32,53 @@ impl CommentParams {
 
     /// Whether an element with this tag, class and id names a comment section.
     pub fn names_section(&self, tag: &str, class: Option<&str>, id: Option<&str>) -> bool {
-        if self.wrapper_tags.contains(tag) {
+        !self.wrapper_tags.contains(tag)
+            && (self.class_names(class.unwrap_or("")) || self.id_names(id.unwrap_or("")))
+    }
+
+    /// Whether one of a class value's tokens names a comment section.
+    fn class_names(&self, class: &str) -> bool {
+        class
+            .split(is_space)
+            .filter(|t| !t.is_empty())
+            .any(|token| self.names_comments(token))
+    }
+
+    /// Whether an id value names a comment section.
+    fn id_names(&self, id: &str) -> bool {
+        let id = id.trim_matches(is_space);
+        !id.is_empty() && self.names_comments(id)
+    }
+}
+
+/// Answers for the distinct attribute values of one page: a page repeats its class values
+/// on many elements.
+#[derive(Default)]
+struct Memo<'a> {
+    classes: HashMap<&'a str, bool>,
+    ids: HashMap<&'a str, bool>,
+}
+
+impl<'a> Memo<'a> {
+    fn names_section(
+        &mut self,
+        params: &CommentParams,
+        tag: &str,
+        class: Option<&'a str>,
+        id: Option<&'a str>,
+    ) -> bool {
+        if params.wrapper_tags.contains(tag) {
             return false;
         }
-        let classes = class
-            .unwrap_or("")
-            .split(is_space)
-            .filter(|t| !t.is_empty());
-        let id = id.unwrap_or("").trim_matches(is_space);
-        classes
-            .chain(std::iter::once(id).filter(|t| !t.is_empty()))
-            .any(|token| self.names_comments(token))
+        let class = class.unwrap_or("");
+        let by_class = *self
+            .classes
+            .entry(class)
+            .or_insert_with(|| params.class_names(class));
+        by_class || {
+            let id = id.unwrap_or("");
+            *self.ids.entry(id).or_insert_with(|| params.id_names(id))
+        }
     }
 }
 
@@ -56,10 +92,11 @@ pub fn comment_elements(
     params: &CommentParams,
 ) -> Vec<bool> {
     let mut inside = Vec::with_capacity(doc.len());
+    let mut memo = Memo::default();
     for i in 0..doc.len() {
         let parent = usize::try_from(doc.parents[i]).ok();
         let inherited = parent.is_some_and(|p| p < i && inside[p]);
-        let own = || {
+        let mut own = || {
             let attrs = held_attributes(dom, doc, i, attributes);
             let value = |name: &str| {
                 attrs
@@ -67,7 +104,7 @@ pub fn comment_elements(
                     .find(|a| &*a.name == name)
                     .map(|a| a.value.as_str())
             };
-            params.names_section(dom.tag(doc.nodes[i]), value("class"), value("id"))
+            memo.names_section(params, dom.tag(doc.nodes[i]), value("class"), value("id"))
         };
         inside.push(inherited || own());
     }

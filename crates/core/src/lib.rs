@@ -7,6 +7,7 @@ pub mod document;
 pub mod dom;
 pub mod features;
 pub mod filters;
+pub mod hash;
 pub mod parse;
 pub mod seqnet;
 pub mod text;

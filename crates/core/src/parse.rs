@@ -14,9 +14,9 @@
 //! ones, which is quadratic in one tag's attributes; [`cap_attributes`] keeps
 //! the first [`Limits::max_attributes`] of each tag before tokenizing.
 
+use crate::hash::{HashMap, HashMapExt};
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{

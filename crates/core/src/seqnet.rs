@@ -12,7 +12,7 @@
 //! Weights keep the shapes PyTorch's `Linear` (out, in), `Conv1d` (out, in, width)
 //! and `LayerNorm` give them. Matrices are row-major `Vec<f32>`, one row per block.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use ndarray::{s, Array2, ArrayView2};
 
@@ -512,7 +512,7 @@ mod tests {
         layers: usize,
     ) -> (HashMap<String, Vec<f32>>, Sizes) {
         let embedding = 2;
-        let mut arrays = HashMap::new();
+        let mut arrays = HashMap::default();
         let mut seed = 1u32;
         let mut fill = |n: usize| -> Vec<f32> {
             (0..n)

@@ -10,7 +10,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::collections::{HashMap, HashSet};
+use thresher_core::hash::{HashMap, HashMapExt, HashSet};
 
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn,
@@ -18,7 +18,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -526,17 +526,24 @@ impl Page {
 /// elements without attributes, and for all but ``<html>`` and skipped elements
 /// unless ``attributes``), ``blocks`` (one tuple per block, in the field order of
 /// ``thresher.blocks.Block``), ``title``, ``meta``, ``json_ld`` and ``skipped``.
+///
+/// ``html`` is the page's text, or the page's own bytes when they are that text in UTF-8
+/// (read as they are: no copy of the text is encoded).
 #[pyfunction]
 #[pyo3(signature = (html, *, max_attributes, max_depth, attributes, empty))]
 fn build_document<'py>(
     py: Python<'py>,
-    html: &Bound<'py, PyString>,
+    html: &Bound<'py, PyAny>,
     max_attributes: usize,
     max_depth: u32,
     attributes: bool,
     empty: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let source = html.to_str()?;
+    let source = match html.cast::<PyBytes>() {
+        Ok(bytes) => std::str::from_utf8(bytes.as_bytes())
+            .map_err(|e| PyValueError::new_err(format!("the bytes are not UTF-8: {e}")))?,
+        Err(_) => html.cast::<PyString>()?.to_str()?,
+    };
     let limits = Limits {
         max_attributes,
         max_depth,

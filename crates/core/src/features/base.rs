@@ -2,7 +2,7 @@
 //! neighbours' values of a few of them. The column names and their order are part of the
 //! model files' format (models select their columns by name).
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use super::columns::Columns;
 use super::page::Head;
@@ -64,13 +64,13 @@ mod tests {
             ..TreeParams::default()
         };
         let facts = tree_facts(&dom, &doc, false, &params);
-        let types = HashSet::new();
+        let types = HashSet::default();
         let head = Head {
             title: "A title",
             structured_text: "",
             types: &types,
         };
-        base_columns(&dom, &doc, &facts, &params, &HashSet::new(), &head)
+        base_columns(&dom, &doc, &facts, &params, &HashSet::default(), &head)
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! How much of each block's vocabulary another text (the title, the structured data) holds.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use super::unicode::is_word;
 use crate::document::Document;

@@ -6,7 +6,7 @@
 //! page size. Those make a very long article look like a footer (tiny share, near the end)
 //! or like a huge link farm (the page's block and character counts).
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use super::columns::{flag, Columns};
 use super::overlap::{overlaps, word_set};
@@ -122,7 +122,7 @@ mod tests {
             cols.column("relative_length").unwrap(),
             [1.0, (9.0 / 20.0) as f32]
         );
-        let none = HashSet::new();
+        let none = HashSet::default();
         let empty = build(&parse("", Limits::default()));
         let head = Head {
             title: "",

@@ -1,6 +1,6 @@
 //! Kohlschütter et al.'s shallow text features of each block, with thresher's additions.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use super::unicode::{is_decimal, is_word};
 use crate::document::{Block, Document};

@@ -9,7 +9,7 @@
 //! none; the side only, never the distance (a distance makes the end of a long article look
 //! like a footer).
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashMapExt, HashSet};
 use std::hash::Hash;
 
 use super::columns::{flag, Columns};

@@ -6,7 +6,7 @@
 //! training counts them to choose a vocabulary. Each distinct value on some block's chain
 //! is looked up in the vocabulary once.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::document::Document;
 use crate::features::tree::TreeFacts;

@@ -4,7 +4,7 @@
 //! Elements are in pre-order, so a parent is always handled before its children and
 //! one pass in order propagates anything down the tree; no recursion.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashMapExt, HashSet};
 
 use crate::document::{is_skipped_tag, Document};
 use crate::dom::{Attr, Dom};
