@@ -349,7 +349,8 @@ def test_ruby_annotations_are_not_text():
 
 
 def test_a_page_read_from_its_utf8_bytes_is_the_page_read_from_its_text():
-    html = "<html><head><title>Café</title></head><body><p class='x'>Grüße, 世界 😀</p><ul><li>a</li></ul></body></html>"
+    html = ("<html><head><title>Café</title></head><body><p class='x'>Grüße, 世界 😀</p>"
+            "<ul><li>a</li></ul></body></html>")
     from_text = build_document(html)
     from_bytes = build_document(html, utf8=html.encode("utf-8"))
     assert from_bytes.blocks == from_text.blocks and from_bytes.title == from_text.title == "Café"
