@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _core
-from ..blocks import Document
+from ..document.blocks import Document
 from .base import Algorithm, Classification, Context
 from .lines import align_blocks, block_labels, page_source, source_lines
 

@@ -28,9 +28,9 @@ from typing import Iterable, Mapping, NamedTuple
 
 import numpy as np
 
-from . import _core
-from .blocks import Document, hidden_by_style
-from .errors import ModelError
+from .. import _core
+from ..document.blocks import Document, hidden_by_style
+from ..errors import ModelError
 
 # id/class cue words; matched against whole tokens after splitting on non-alphanumerics.
 NEGATIVE_CUES = frozenset(
@@ -205,7 +205,7 @@ def tree_facts(doc: Document) -> TreeFacts:
 @dataclass(frozen=True)
 class Vocabulary:
     """A model's id/class token vocabulary: the tokens its columns stand for, in column order.
-    Built once per model (:attr:`thresher.learned.LearnedModel.token_vocabulary`); the core's
+    Built once per model (:attr:`thresher.inference.learned.LearnedModel.token_vocabulary`); the core's
     lookup table and the column names are made on first use and kept."""
 
     tokens: tuple[str, ...]

@@ -27,8 +27,8 @@ What the columns bought, and the variants tried: docs/design-measurements.md.
 """
 from __future__ import annotations
 
-from . import _core, features as F
-from .blocks import Document
+from .. import _core, features as F
+from ..document.blocks import Document
 
 NAMES: tuple[str, ...] = tuple(_core.CANDIDATE_COLUMNS)
 # The pattern groups of an id or class value, as the bits :func:`pattern_bits` returns.
