@@ -28,13 +28,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
 
-# Known upward imports, each a debt with its issue: remove the entry when the import goes.
-KNOWN_UPWARD = {
-    # learned.cetr_cluster reads CETR's unit features through algorithms.cetr (issue 41: one
-    # CETR implementation, in the features layer).
-    ("inference", "algorithms"),
-}
-
 
 def top_name(module: str) -> str:
     """The first component below ``thresher`` of a dotted module name."""
@@ -100,13 +93,7 @@ def test_every_layer_exists():
 
 
 def test_no_module_imports_upward():
-    found = [(s, t) for path in modules() for s, t in upward(path)]
-    assert [(s, t) for s, t in found if (top_name(s), top_name(t)) not in KNOWN_UPWARD] == []
-
-
-def test_the_known_upward_imports_still_exist():
-    happening = {(top_name(s), top_name(t)) for path in modules() for s, t in upward(path)}
-    assert happening >= KNOWN_UPWARD
+    assert [edge for path in modules() for edge in upward(path)] == []
 
 
 def test_runtime_code_never_imports_training():

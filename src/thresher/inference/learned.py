@@ -23,11 +23,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _core, features as F
-from ..algorithms import cetr as C
 from ..document.blocks import Document
 from ..document.language import stopwords
 from ..errors import ModelError
 from ..features.candidates import NAMES as CANDIDATE_NAMES, candidate_columns
+from ..features.cetr import block_content
 from .seqmodel import SequenceNet
 from .treemodel import Model, load, probability, sigmoid
 
@@ -65,10 +65,7 @@ def page_features(doc: Document, language: str) -> PageFeatures:
 def cetr_cluster(doc: Document) -> F.Columns:
     """CETR's unsupervised decision as a feature: 1 for blocks outside the k-means
     cluster at the origin of (smoothed tag ratio, derivative), as Dragnet uses it."""
-    p = C.Params(unit="block")
-    _, chars, tags, _ = C.line_units(doc, p, None)
-    clustering = C.kmeans_origin(C.features(chars, tags, p), p.seed_quantiles, p.max_iter)
-    return F.Columns(("cetr_cluster",), C.is_content(clustering).astype(np.float32)[:, None])
+    return F.Columns(("cetr_cluster",), block_content(doc).astype(np.float32)[:, None])
 
 
 def dragnet_features(page: PageFeatures, vocabulary: F.Vocabulary) -> F.Columns:
