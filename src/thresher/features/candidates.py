@@ -45,4 +45,4 @@ def candidate_columns(doc: Document) -> F.Columns:
     best candidate and in the article (the best candidate and the siblings that join it), the
     best score among its element and four ancestors and its parent's score (both over the
     best candidate's), and the best candidate's share of the page's text."""
-    return F.Columns(NAMES, doc.native.candidate_columns(F._tree_params()))
+    return F.Columns(NAMES, doc.native.candidate_columns(F.tree_params()))
