@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "thresher"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_core", "document"),
+    ("errors", "_core", "_version", "document"),
     ("features",),
     ("inference",),
     ("algorithms",),
@@ -40,6 +40,11 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def is_module(name: str) -> bool:
+    """Whether ``thresher.<name>`` is a module or package (else a name ``thresher/__init__.py`` defines)."""
+    return (PACKAGE / name).is_dir() or any(PACKAGE.glob(f"{name}.*py")) or any(PACKAGE.glob(f"{name}.*.so"))
+
+
 def imported_modules(path: Path) -> set[str]:
     """Every ``thresher`` module ``path`` imports, as absolute dotted names."""
     module = module_name(path)
@@ -56,8 +61,8 @@ def imported_modules(path: Path) -> set[str]:
                 target = node.module or ""
             if target.split(".")[0] != "thresher":
                 continue
-            if target == "thresher":  # "from . import X": X is a module of the package
-                found.update(f"thresher.{alias.name}" for alias in node.names)
+            if target == "thresher":  # "from .. import X": X is a module of the package or a name of its __init__
+                found.update(f"thresher.{alias.name}" if is_module(alias.name) else "thresher" for alias in node.names)
             else:
                 found.add(target)
     return found
@@ -130,6 +135,8 @@ def test_a_runtime_import_of_training_is_found(monkeypatch):
     ("algorithms/__init__.py", "from .base import Context", {"thresher.algorithms.base"}),
     ("features/__init__.py", "from .columns import Columns", {"thresher.features.columns"}),
     ("cli/main.py", "import thresher.training.ngram", {"thresher.training.ngram"}),
+    ("render/tei.py", "from .. import __version__", {"thresher"}),
+    ("document/blocks.py", "from .. import _core, errors", {"thresher._core", "thresher.errors"}),
 ])
 def test_imports_are_resolved_as_python_resolves_them(monkeypatch, where, source, expected):
     monkeypatch.setattr(Path, "read_text", lambda self, encoding=None: source)

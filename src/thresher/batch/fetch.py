@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from ..errors import ThresherError
 
 DEFAULT_TIMEOUT = 20.0

@@ -75,8 +75,9 @@ def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .. import FORMATS, __version__
+    from .._version import __version__
     from ..batch.pool import DEFAULT_PAGE_TIMEOUT
+    from ..options import FORMATS
     from .web import add_content_options, add_format_shortcuts, add_input_options
 
     parser = argparse.ArgumentParser(prog=PROG, description="Main-content extraction for web pages.",
