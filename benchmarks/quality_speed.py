@@ -106,7 +106,7 @@ def _justext() -> Extractor:
 def _boilerpy3() -> Extractor:
     from boilerpy3 import extractors
 
-    from thresher.decode import decode
+    from thresher.document.decode import decode
 
     article = extractors.ArticleExtractor()
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 def run(warcs: list[str], out_dir: Path, client, output: str = "text") -> tuple[int, int]:
     """Extract ``warcs`` on ``client``'s cluster (one task per WARC); (pages ok, errors)."""
-    from thresher.scale import to_dask_bag
+    from thresher.batch import to_dask_bag
 
     out_dir.mkdir(parents=True, exist_ok=True)
     bag = to_dask_bag(warcs, output=output, npartitions=len(warcs))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from thresher.seqmodel import LAYER_WEIGHTS, SequenceNet, standardised
+from thresher.inference.seqmodel import LAYER_WEIGHTS, SequenceNet, standardised
 
 LAYER_NORM_EPS = 1e-5
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
 from thresher.training.align import AlignParams, align_document, align_texts, ngrams, tokens
 
 PARA1 = ("We walked through the winter garden early on Sunday and the frost covered every branch "

@@ -16,8 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from thresher import features as F, learned
-from thresher.blocks import build_document
+from thresher import features as F
+from thresher.document.blocks import build_document
+from thresher.inference import learned
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "base"
 PAGES = sorted(path.stem for path in GOLDEN.glob("*.html"))

@@ -1,4 +1,4 @@
-"""thresher.batch.extract_many: order, error records, process pools, dying workers."""
+"""thresher.batch.pool.extract_many: order, error records, process pools, dying workers."""
 from __future__ import annotations
 
 import gzip
@@ -14,8 +14,8 @@ from typing import NamedTuple
 import pytest
 
 import thresher
-from thresher.batch import BatchRecord, extract_many
-from thresher.fetch import DEFAULT_MAX_BYTES
+from thresher.batch.fetch import DEFAULT_MAX_BYTES
+from thresher.batch.pool import BatchRecord, extract_many
 
 ALG = "justext"
 PARAGRAPH = ("It was the best of times and it was the worst of times, it was the age of wisdom and it was "
@@ -207,7 +207,7 @@ def is_running(pid: int) -> bool:
 
 SCRIPT = """
 import sys
-from thresher.batch import extract_many
+from thresher.batch.pool import extract_many
 from test_batch import marking_sleeper
 for record in extract_many([(m, m.encode()) for m in sys.argv[1:]], jobs=2, extractor=marking_sleeper):
     print(record)
@@ -264,7 +264,7 @@ def test_the_size_cap_is_a_parameter_and_holds_for_plain_files(tmp_path):
 
 def test_a_worker_that_cannot_start_stops_the_batch_with_an_error(tmp_path):
     # An extractor defined in a script's __main__ cannot be found by a spawned worker.
-    script = "from thresher.batch import extract_many\n" \
+    script = "from thresher.batch.pool import extract_many\n" \
              "def local(html, url, **kw):\n    return 'x'\n" \
              "try:\n    list(extract_many([('a', b'x')], extractor=local))\n" \
              "except Exception as exc:\n    print(type(exc).__name__)\n"

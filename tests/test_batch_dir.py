@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-import thresher.batch
-from thresher import cli
+import thresher.batch.pool
+from thresher.cli import main as cli
 
-TMP_SUFFIX = ".thresher-tmp"  # thresher.batchdir.TMP_SUFFIX, spelt out: this file must import with older code
+TMP_SUFFIX = ".thresher-tmp"  # thresher.batch.directory.TMP_SUFFIX, spelt out: this file must import with older code
 
 ALG = "justext"
 PARAGRAPH = ("It was the best of times and it was the worst of times, it was the age of wisdom and it was "
@@ -80,7 +80,7 @@ def slow_on_marker(html, url, **kwargs) -> str:
 
 def test_page_timeout_gives_a_timeout_record_and_the_batch_finishes(capsys, monkeypatch, root, tmp_path):
     (root / "hang.html").write_bytes(b"<p>SLOW</p>")
-    monkeypatch.setattr(thresher.batch, "extract_many", partial(thresher.batch.extract_many,
+    monkeypatch.setattr(thresher.batch.pool, "extract_many", partial(thresher.batch.pool.extract_many,
                                                                 extractor=slow_on_marker))
     out_dir = tmp_path / "out"
     code, err = batch(capsys, root, out_dir, "--page-timeout", "1.5")
@@ -112,14 +112,14 @@ def test_batch_flags_need_a_batch(capsys, tmp_path, flag):
 
 def test_each_error_line_is_on_disk_before_the_next_page(capsys, monkeypatch, root, tmp_path):
     out_dir = tmp_path / "out"
-    seen, real = [], thresher.batch.extract_many
+    seen, real = [], thresher.batch.pool.extract_many
 
     def spying(paths, page_timeout, **kwargs):
         for record in real(paths, page_timeout=None, **kwargs):
             yield record
             seen.append((out_dir / "errors.jsonl").read_text(encoding="utf-8"))
 
-    monkeypatch.setattr(thresher.batch, "extract_many", spying)
+    monkeypatch.setattr(thresher.batch.pool, "extract_many", spying)
     (root / "z.html").write_bytes(page("last"))  # so that the failing page is not the last one
     code, _ = batch(capsys, root, out_dir)
     assert code == 1

@@ -1,11 +1,11 @@
-"""thresher.blocks: segmentation, block statistics, the element table and page-level facts."""
+"""thresher.document.blocks: segmentation, block statistics, the element table and page-level facts."""
 from __future__ import annotations
 
 import dataclasses
 
 import pytest
 
-from thresher.blocks import Block, Document, build_document, normalize_space
+from thresher.document.blocks import Block, Document, build_document, normalize_space
 from thresher.errors import InputError
 
 

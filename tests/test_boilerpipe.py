@@ -37,7 +37,7 @@ from thresher.algorithms.boilerpipe import (
     title_candidates,
     wrap_counts,
 )
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
 
 LOREM = ("the quick brown fox jumps over the lazy dog while the cat sleeps on a warm mat near "
          "the old kitchen door and nobody seems to mind it at all today ")

@@ -1,4 +1,4 @@
-"""Readability's candidate scoring as block features (thresher.candidates) on hand-built pages."""
+"""Readability's candidate scoring as block features (thresher.features.candidates) on hand-built pages."""
 from __future__ import annotations
 
 import re
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from thresher import candidates as C
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
+from thresher.features import candidates as C
 
 PROSE = ("The river rose, as it does, over the old wall, and the town, which had seen it before, "
          "moved its carts uphill; nobody, in the end, was hurt, and the market opened late.")

@@ -9,7 +9,7 @@ import pytest
 from thresher import algorithms
 from thresher.algorithms import cetr as C
 from thresher.algorithms.base import Context
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
 
 PARA = "A long paragraph of article text that runs on for a good while without any markup at all in it. "
 

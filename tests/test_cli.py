@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import thresher
-from thresher import cli
 from thresher.algorithms import registry
+from thresher.cli import main as cli
 from thresher.evaluation import ThresherExtractor, evaluate
 
 ALG = "justext"  # explicit: works whether or not the default algorithm is installed
@@ -431,7 +431,7 @@ def test_the_registered_trainers_defaults_are_their_functions_defaults():
 
 
 def test_only_the_train_command_imports_training():
-    probe = ("import sys, thresher.cli; "
+    probe = ("import sys, thresher.cli.main; "
              "sys.exit(any(name.startswith('thresher.training') for name in sys.modules))")
     assert subprocess.run([sys.executable, "-c", probe], timeout=120).returncode == 0
 
@@ -462,7 +462,7 @@ def test_train_dispatches_to_the_registry(capsys, tmp_path, monkeypatch):
 def test_a_gzipped_page_file_is_capped_like_a_fetched_page(tmp_path, capsys):
     import gzip
 
-    from thresher.cli import main
+    from thresher.cli.main import main
 
     bomb = tmp_path / "bomb.html.gz"
     bomb.write_bytes(gzip.compress(b"<p>" + b"a" * 3_000_000 + b"</p>"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import thresher
-from thresher import cli
+from thresher.cli import main as cli
 
 PAGE = ("<html lang=en><head><title>Market day</title><meta property='article:published_time' "
         "content='2022-05-01'></head><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"

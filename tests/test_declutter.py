@@ -11,7 +11,7 @@ import thresher
 from thresher.algorithms import get, names
 from thresher.algorithms.base import Context
 from thresher.algorithms.declutter import Params, prune, run, shake, token_parts, token_verdict
-from thresher.blocks import Block, Document, ElementTable, build_document
+from thresher.document.blocks import Block, Document, ElementTable, build_document
 
 PROSE = ("The committee met on Tuesday to discuss the new proposal for the river crossing, and "
          "after a long debate the members agreed that the plan should go ahead next spring. ")

@@ -1,4 +1,4 @@
-"""thresher.decode: bytes to text, in the browser's order of evidence, and refusal of non-pages."""
+"""thresher.document.decode: bytes to text, in the browser's order of evidence, and refusal of non-pages."""
 from __future__ import annotations
 
 import codecs
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from thresher.decode import Decoded, bomless_utf16, decode, normalize_encoding, sniff_binary
+from thresher.document.decode import Decoded, bomless_utf16, decode, normalize_encoding, sniff_binary
 from thresher.errors import InputError
 
 RUSSIAN = ("Москва — столица России, крупнейший по численности населения город страны. "
@@ -253,7 +253,7 @@ def test_whatwg_labels_map_to_their_encoding(label, codec):
 
 
 def test_every_label_in_the_table_names_a_working_codec():
-    from thresher.encoding_labels import ENCODINGS, LABEL_CODECS
+    from thresher.document.encoding_labels import ENCODINGS, LABEL_CODECS
 
     for _, codec, labels in ENCODINGS:
         assert codecs.lookup(codec).name == codec

@@ -9,7 +9,7 @@ import pytest
 from thresher import algorithms
 from thresher.algorithms import density as D, lines as L
 from thresher.algorithms.base import Context
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
 
 LONG = "This paragraph of the article is long enough to count as a real chunk of running text. "
 LONG2 = "Another paragraph follows here, written in plain words with no markup inside it at all. "

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from thresher import cli
+from thresher.cli import main as cli
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "trafilatura-flags.md"
 

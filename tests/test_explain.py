@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 import thresher
-from thresher import cli, learned as L
+from thresher.cli import main as cli
 from thresher.explain import build_report, render_html, render_text, to_json
 from thresher.explain.contributions import node_means, path_contributions
 from thresher.explain.sanitize import sanitised_page
-from thresher.treemodel import TreeEnsemble
+from thresher.inference import learned as L
+from thresher.inference.treemodel import TreeEnsemble
 
 PARAGRAPH = ("The river leaves sand on the inside of every bend and takes it from the outside, so the loops "
              "of a lowland river grow a little wider with each flood, year after year.")

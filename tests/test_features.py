@@ -1,4 +1,4 @@
-"""Per-block feature matrices (thresher.features, thresher.learned.page_features) on hand-built pages."""
+"""Per-block feature matrices (thresher.features, thresher.inference.learned.page_features) on hand-built pages."""
 from __future__ import annotations
 
 import math
@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from thresher import _core, features as F, learned
-from thresher.blocks import build_document
+from thresher import _core, features as F
+from thresher.document.blocks import build_document
+from thresher.inference import learned
 
 STOP = frozenset({"the", "on", "a", "of"})
 

@@ -1,4 +1,4 @@
-"""thresher.fetch against a local HTTP server on 127.0.0.1."""
+"""thresher.batch.fetch against a local HTTP server on 127.0.0.1."""
 from __future__ import annotations
 
 import contextlib
@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from thresher.fetch import FetchError, fetch, is_url
+from thresher.batch.fetch import FetchError, fetch, is_url
 
 PAGE = "<html><body><p>Caf\u00e9 society</p></body></html>".encode("cp1252")
 

@@ -331,14 +331,14 @@ def test_a_long_unclosed_tag_name_after_many_tags_parses_in_linear_time():
 
 
 def test_paragraphs_before_many_spans_are_not_glued():
-    from thresher.blocks import build_document
+    from thresher.document.blocks import build_document
 
     doc = build_document("<body>" + "<p>para</p>" * 3000 + "<span></span>" * 12_000)
     assert [b.text for b in doc.blocks] == ["para"] * 3000
 
 
 def test_300000_unclosed_list_items_stay_apart():
-    from thresher.blocks import build_document
+    from thresher.document.blocks import build_document
 
     doc = build_document("<ul>" + "<li>item" * 300_000)
     assert len(doc.blocks) == 300_000 and {b.text for b in doc.blocks} == {"item"}

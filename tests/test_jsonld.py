@@ -1,11 +1,18 @@
-"""thresher.jsonld: JSON-LD scripts are parsed within a size and nesting cap, without recursion."""
+"""thresher.document.jsonld: JSON-LD scripts are parsed within a size and nesting cap, without recursion."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from thresher.jsonld import MAX_CHARS, MAX_DEPTH, is_within_limits, json_ld_objects, nesting_depth, parse_script
+from thresher.document.jsonld import (
+    MAX_CHARS,
+    MAX_DEPTH,
+    is_within_limits,
+    json_ld_objects,
+    nesting_depth,
+    parse_script,
+)
 
 
 def nested(depth: int) -> str:

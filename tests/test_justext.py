@@ -17,8 +17,8 @@ from thresher.algorithms.justext import (
     promote_short_headings,
     restore_headings,
 )
-from thresher.blocks import build_document
-from thresher.language import stopwords
+from thresher.document.blocks import build_document
+from thresher.document.language import stopwords
 
 B, S, N, G = Cls.BAD, Cls.SHORT, Cls.NEAR_GOOD, Cls.GOOD
 P = Params()

@@ -1,8 +1,8 @@
-"""Language identification over a page's blocks and the stop lists (thresher.language)."""
+"""Language identification over a page's blocks and the stop lists (thresher.document.language)."""
 from __future__ import annotations
 
-from thresher.blocks import build_document
-from thresher.language import is_markup, page_language, sample_text, stopwords
+from thresher.document.blocks import build_document
+from thresher.document.language import is_markup, page_language, sample_text, stopwords
 
 EN = ("The committee met on Tuesday to discuss the budget for the coming year, and most of the "
       "members agreed that the proposal should be sent back for another round of revisions.")
@@ -46,7 +46,8 @@ def test_stop_lists_by_language_code():
 
 def test_preload_loads_the_identifier_and_the_model_a_first_extraction_would():
     import thresher
-    from thresher import language, learned
+    from thresher.document import language
+    from thresher.inference import learned
 
     language._identifier.cache_clear()
     learned._load_learned.cache_clear()
@@ -61,7 +62,7 @@ def test_preload_loads_the_identifier_and_the_model_a_first_extraction_would():
 
 def test_preload_with_a_language_skips_the_identifier():
     import thresher
-    from thresher import language
+    from thresher.document import language
 
     language._identifier.cache_clear()
     thresher.preload("justext", language="en")

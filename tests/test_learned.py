@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import thresher
-from thresher import features as F, learned as L
+from thresher import features as F
 from thresher.algorithms import dragnet, flagship
-from thresher.blocks import Document, build_document
+from thresher.document.blocks import Document, build_document
 from thresher.errors import ModelError
-from thresher.treemodel import TreeEnsemble, save
+from thresher.inference import learned as L
+from thresher.inference.treemodel import TreeEnsemble, save
 
 MODELS_DIR = Path(thresher.__file__).resolve().parent / "models"
 PARA1 = ("The river had risen overnight, and by morning the lower fields were under a sheet of brown water "

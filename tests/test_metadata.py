@@ -9,7 +9,7 @@ import unicodedata
 
 import pytest
 
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
 from thresher.metadata import (
     Metadata,
     clean_author,
@@ -318,7 +318,7 @@ FLOORS = {"title": 0.750, "author": 0.818, "date": 0.812}
 
 @pytest.mark.slow
 def test_match_rates_on_wcxb_dev_subset(shared_dir):
-    from thresher.decode import decode
+    from thresher.document.decode import decode
 
     root = shared_dir / "datasets" / "wcxb-dev"
     hits = {field: 0 for field in FLOORS}

@@ -14,9 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from thresher import features as F, learned as L
-from thresher.blocks import build_document
-from thresher.candidates import candidate_columns
+from thresher import features as F
+from thresher.document.blocks import build_document
+from thresher.features.candidates import candidate_columns
+from thresher.inference import learned as L
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "native-features.npz"
 

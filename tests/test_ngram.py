@@ -10,11 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from thresher import algorithms, ngram as ngram_model
+from thresher import algorithms
 from thresher.algorithms import density as D
 from thresher.algorithms.base import Context
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
 from thresher.errors import ModelError
+from thresher.inference import ngram as ngram_model
 from thresher.training import density_classifier as T, ngram as ngram_fit
 
 CONTENT = "the river flows under the old stone bridge and the river carries boats to the sea"

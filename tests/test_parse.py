@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
+from thresher.document.parse import ParseLimits
 from thresher.errors import InputError
-from thresher.parse import ParseLimits
 
 LOW = ParseLimits(max_attributes=4, max_depth=20)
 

@@ -21,7 +21,7 @@ from hypothesis import (  # noqa: E402
 
 from conftest import algorithm_names, require_model  # noqa: E402
 from thresher import extract_result  # noqa: E402
-from thresher.blocks import build_document  # noqa: E402
+from thresher.document.blocks import build_document  # noqa: E402
 from thresher.errors import InputError  # noqa: E402
 from thresher.render.common import clean_text  # noqa: E402
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import thresher
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
 from thresher.metadata import Metadata
 
 PAGE = b'<html><body><div id="main" class="post"><p>A paragraph of text in a post.</p></div></body></html>'

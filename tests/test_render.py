@@ -9,7 +9,7 @@ import pytest
 import thresher
 from thresher.algorithms.base import Classification
 from thresher.api import Result
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
 from thresher.metadata import Metadata
 from thresher.render import render
 from thresher.render.common import ALLOWED_ATTRIBUTES, ALLOWED_TAGS, safe_url

@@ -1,4 +1,4 @@
-"""thresher.scale: WARC reading, extraction of every HTML response, the --warc CLI, Dask bags."""
+"""thresher.batch.warc: WARC reading, extraction of every HTML response, the --warc CLI, Dask bags."""
 from __future__ import annotations
 
 import gzip
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from thresher import cli, scale
-from thresher.scale import WarcPage, WarcResult, extract_warc, iter_warc
+from thresher.batch import warc as scale
+from thresher.batch.warc import WarcPage, WarcResult, extract_warc, iter_warc
+from thresher.cli import main as cli
 
 warcio = pytest.importorskip("warcio", reason="warcio (thresher[scale]) is not installed")
 from warcio.statusandheaders import StatusAndHeaders  # noqa: E402

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from thresher.scale import to_dask_bag
+from thresher.batch.warc import to_dask_bag
 
 warcio = pytest.importorskip("warcio", reason="warcio (thresher[scale]) is not installed")
 distributed = pytest.importorskip("distributed", reason="distributed (thresher[scale]) is not installed")

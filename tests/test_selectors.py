@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from thresher.blocks import build_document
-from thresher.selectors import matching_elements, parse_selector, parse_selectors
+from thresher.document.blocks import build_document
+from thresher.document.selectors import matching_elements, parse_selector, parse_selectors
 
 PAGE = """<html><body>
 <div id="main" class="content wide"><p class="lead">Lead text here.</p>

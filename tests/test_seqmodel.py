@@ -6,9 +6,9 @@ import pytest
 
 import seqnet_reference
 from seqnet_reference import chunked_attention, conv, mean_embedding, reference_margin_bags
-from thresher import treemodel as T
 from thresher.errors import ModelError
-from thresher.seqmodel import LAYER_WEIGHTS, SequenceNet, as_slice, weight_names, weight_shapes
+from thresher.inference import treemodel as T
+from thresher.inference.seqmodel import LAYER_WEIGHTS, SequenceNet, as_slice, weight_names, weight_shapes
 
 NUMERIC, TOKENS = 5, 3
 NAMES = tuple(f"f{i}" for i in range(NUMERIC)) + tuple(f"tok_{i}" for i in range(TOKENS))

@@ -15,14 +15,15 @@ pytest.importorskip("lightgbm", reason="training tests need the 'train' extra (l
 pytest.importorskip("sklearn", reason="training tests need the 'train' extra (scikit-learn)")
 
 import thresher
-from thresher import features as F, learned as L
+from thresher import features as F
 from thresher.algorithms.flagship import Params
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
 from thresher.errors import ModelError, ThresherError
 from thresher.features import token_name
+from thresher.inference import learned as L
+from thresher.inference.treemodel import load
 from thresher.training import learned as T
 from thresher.training.align import align_document
-from thresher.treemodel import load
 
 WORDS = ("the of and to in a is that for it as was with be by on not he this are or his from at which but have an "
          "they you were her she there been one all we their has would when if so no will more can who out up about "
@@ -381,7 +382,7 @@ def test_cross_validation_scores_textless_pages_as_empty_extractions(tmp_path):
 
 
 def test_cli_train_dragnet(dataset, tmp_path, capsys):
-    from thresher.cli import main
+    from thresher.cli.main import main
 
     out = tmp_path / "cli-dragnet.npz"
     assert main(["train", str(dataset), "-o", str(out), "--algorithm", "dragnet", "--cv", "2"]) == 0
@@ -396,7 +397,7 @@ def test_train_accurate_adds_a_network_that_the_extractor_averages_in(pages, tmp
     """thresher-accurate: the same trees plus the block-sequence network, saved with its weight;
     extraction averages the two, and the explain view shows both."""
     pytest.importorskip("torch", reason="PyTorch (the train extra) is not installed")
-    from thresher.seqmodel import SequenceNet
+    from thresher.inference.seqmodel import SequenceNet
     from thresher.training.sequence import SequenceParams
 
     p = dataclasses.replace(SMALL, network=True, sequence=SequenceParams(width=8, layers=1, heads=2, embedding=4,

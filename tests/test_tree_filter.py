@@ -20,7 +20,7 @@ from thresher.algorithms.tree import (
     winning_group,
     wrap,
 )
-from thresher.blocks import build_document
+from thresher.document.blocks import build_document
 
 
 def page(body: str) -> str:

@@ -1,4 +1,4 @@
-"""Tree-ensemble and linear models in versioned .npz files (thresher.treemodel)."""
+"""Tree-ensemble and linear models in versioned .npz files (thresher.inference.treemodel)."""
 from __future__ import annotations
 
 import json
@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from thresher import treemodel as T
 from thresher.errors import ModelError
+from thresher.inference import treemodel as T
 
 NAMES = ("a", "b", "c")
 

@@ -8,10 +8,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from thresher import cli
-from thresher.crawl import Crawler, CrawlSettings, HostClock, read_url_list, without_blacklisted
-from thresher.discover import DiscoveryError, feed_links, parse_sitemap, walk_sitemaps
-from thresher.fetch import FetchError
+from thresher.batch.crawl import Crawler, CrawlSettings, HostClock, read_url_list, without_blacklisted
+from thresher.batch.discover import DiscoveryError, feed_links, parse_sitemap, walk_sitemaps
+from thresher.batch.fetch import FetchError
+from thresher.cli import main as cli
 
 ALG = "justext"
 PARAGRAPH = ("The committee met on Tuesday to discuss the new library, and after a long debate about the "
@@ -165,7 +165,7 @@ def test_url_lists_and_blacklists():
 
 def test_crawler_retries_transient_failures(server, monkeypatch):
     httpd, base = server
-    monkeypatch.setattr("thresher.crawl.RETRY_PAUSE", 0.0)
+    monkeypatch.setattr("thresher.batch.crawl.RETRY_PAUSE", 0.0)
     httpd.failures["/p/one"] = 1
     with Crawler(CrawlSettings(delay=0, retries=1, timeout=5)) as crawler:
         assert crawler.get(f"{base}/p/one").status == 200

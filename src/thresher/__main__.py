@@ -1,4 +1,4 @@
-"""``python -m thresher``: the command line (see :mod:`thresher.cli`)."""
-from .cli import main
+"""``python -m thresher``: the command line (see :mod:`thresher.cli.main`)."""
+from .cli.main import main
 
 raise SystemExit(main())

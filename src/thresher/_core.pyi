@@ -16,7 +16,7 @@ NEIGHBOUR_COLUMNS: list[str]
 CONTEXT_COLUMNS: list[str]
 
 # One block: index, text, tag, element, spans ((text, element) per text run), chars, words,
-# link chars, link words, tags, is heading, offset (the field order of thresher.blocks.Block).
+# link chars, link words, tags, is heading, offset (the field order of thresher.document.blocks.Block).
 BlockRow = tuple[int, str, str, int, tuple[tuple[str, int], ...], int, int, int, int, int, bool, int]
 
 class DocumentColumns(TypedDict):

@@ -12,8 +12,9 @@ import numpy as np
 
 from . import algorithms
 from .algorithms.base import Classification, Context
-from .blocks import Block, Document, build_document
-from .decode import decode
+from .document.blocks import Block, Document, build_document
+from .document.decode import decode
+from .document.language import load_identifier, page_language
 from .filters import (
     comment_blocks,
     comment_drop,
@@ -25,7 +26,6 @@ from .filters import (
     unformatted,
     without,
 )
-from .language import load_identifier, page_language
 from .metadata import Metadata, extract_metadata
 from .options import Options, options_from
 
@@ -199,7 +199,7 @@ def extract(html: bytes | str, url: str | None = None, *, options: Options | Non
     * ``deduplicate``: drop blocks whose text was already kept (True: within this page; pass a
       :class:`~thresher.options.SeenTexts` shared by many calls for a batch).
     * ``prune``: CSS selectors (a string or a sequence); matching elements' blocks are removed
-      before classification (see :mod:`thresher.selectors` for the syntax).
+      before classification (see :mod:`thresher.document.selectors` for the syntax).
     * ``blocks``, ``indent``: json output details.
 
     An unknown keyword raises :class:`TypeError`; input that is not a page (empty, binary, PDF)

@@ -19,9 +19,9 @@ import numpy as np
 
 from . import _core
 from .algorithms.base import Classification
-from .blocks import Block, Document, ElementTable
+from .document.blocks import Block, Document, ElementTable
+from .document.selectors import matching_elements, parse_selectors
 from .options import SeenTexts
-from .selectors import matching_elements, parse_selectors
 
 
 @dataclass(frozen=True)

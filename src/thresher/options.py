@@ -93,7 +93,7 @@ class Options:
             (SeenTexts() if self.deduplicate else None)
         object.__setattr__(self, "seen", seen)
         if self.prune:
-            from .selectors import parse_selectors
+            from .document.selectors import parse_selectors
 
             parse_selectors(self.prune)  # raises ValueError on a selector it cannot read
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..blocks import Document
+from ..document.blocks import Document
 
 
 @dataclass(frozen=True)

@@ -20,16 +20,35 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
-from .. import _core
-from ..blocks import Document
+from ..document.blocks import Document
+from ..features.cetr import (
+    ALPHA,
+    MAX_ITER,
+    RADIUS_SIGMAS,
+    SEED_QUANTILES,
+    SIGMA,
+    Clustering,
+    assign,
+    block_units,
+    derivative,
+    gaussian_kernel,
+    is_content,
+    kmeans_origin,
+    smooth,
+    tag_ratios,
+    unit_points,
+)
 from .base import Algorithm, Classification, Context
 from .lines import align_blocks, block_labels, page_source, source_lines
 
 UNITS = ("line", "block")
+
+# The unit features and k-means live in the features layer, shared with the flagship's columns.
+__all__ = ["ALGORITHM", "UNITS", "Clustering", "Params", "assign", "decide", "derivative", "features",
+           "gaussian_kernel", "is_content", "kmeans_origin", "line_units", "run", "smooth", "tag_ratios"]
 
 
 @dataclass(frozen=True)
@@ -48,12 +67,12 @@ class Params:
     """
 
     unit: str = "line"
-    sigma: float = 1.0
-    radius_sigmas: float = 3.0
-    alpha: int = 3
-    k: int = 3
-    seed_quantiles: tuple[float, ...] = (0.5, 0.95)
-    max_iter: int = 100
+    sigma: float = SIGMA
+    radius_sigmas: float = RADIUS_SIGMAS
+    alpha: int = ALPHA
+    k: int = len(SEED_QUANTILES) + 1
+    seed_quantiles: tuple[float, ...] = SEED_QUANTILES
+    max_iter: int = MAX_ITER
 
     def __post_init__(self) -> None:
         if self.unit not in UNITS:
@@ -62,95 +81,9 @@ class Params:
             raise ValueError("seed_quantiles needs k - 1 quantiles")
 
 
-class Clustering(NamedTuple):
-    centroids: np.ndarray  # (k, 2); row 0 is the origin
-    assignment: np.ndarray  # cluster per point
-
-
-# ------------------------------------------------------------------ features
-
-def tag_ratios(text_chars: np.ndarray, tag_counts: np.ndarray) -> np.ndarray:
-    """Text characters per tag, a tagless line counting one tag."""
-    return np.asarray(text_chars, dtype=np.float64) / np.maximum(np.asarray(tag_counts, dtype=np.float64), 1.0)
-
-
-def gaussian_kernel(sigma: float, radius_sigmas: float) -> np.ndarray:
-    """The normalised Gaussian kernel reaching ``ceil(radius_sigmas * sigma)`` lines each way
-    (``[1.0]`` when that is 0 or ``sigma`` is not positive), computed by the core
-    (``crates/core/src/features/cetr.rs``, shared with the flagship's ``cetr_*`` columns)."""
-    return _core.gaussian_kernel(sigma, radius_sigmas)
-
-
-def smooth(values: np.ndarray, sigma: float, radius_sigmas: float) -> np.ndarray:
-    """Gaussian smoothing, the kernel renormalised over the lines it covers at the edges: the
-    core's smoothing (the one the flagship's ``cetr_ratio`` uses, which extends the end values
-    past the edges instead)."""
-    return _core.gaussian_smooth(np.asarray(values, dtype=np.float64), sigma, radius_sigmas, edges="renormalise")
-
-
-def derivative(smoothed: np.ndarray, alpha: int) -> np.ndarray:
-    """``|mean of the next alpha values - value|`` (fewer near the end; 0 for the last)."""
-    n = len(smoothed)
-    out = np.zeros(n)
-    if n < 2 or alpha < 1:
-        return out
-    cumulative = np.concatenate(([0.0], np.cumsum(smoothed)))
-    index = np.arange(n - 1)
-    stop = np.minimum(index + 1 + alpha, n)
-    means = (cumulative[stop] - cumulative[index + 1]) / (stop - index - 1)
-    out[:-1] = np.abs(means - smoothed[:-1])
-    return out
-
-
 def features(text_chars: np.ndarray, tag_counts: np.ndarray, p: Params) -> np.ndarray:
     """The (smoothed ratio, derivative) point of every line, shape (n, 2)."""
-    smoothed = smooth(tag_ratios(text_chars, tag_counts), p.sigma, p.radius_sigmas)
-    return np.column_stack((smoothed, derivative(smoothed, p.alpha)))
-
-
-# ------------------------------------------------------------------ k-means
-
-def seed_centroids(points: np.ndarray, quantiles: tuple[float, ...]) -> np.ndarray:
-    """The origin, then the points at the given quantiles of distance from the origin."""
-    order = np.argsort(np.hypot(points[:, 0], points[:, 1]), kind="stable")
-    picks = [order[min(len(order) - 1, round(q * (len(order) - 1)))] for q in quantiles]
-    return np.vstack((np.zeros((1, 2)), points[picks]))
-
-
-def assign(points: np.ndarray, centroids: np.ndarray) -> np.ndarray:
-    """Nearest centroid per point; ties go to the lower index (the origin first)."""
-    d = ((points[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
-    return np.argmin(d, axis=1)
-
-
-def kmeans_origin(points: np.ndarray, quantiles: tuple[float, ...], max_iter: int = 100) -> Clustering:
-    """Lloyd's k-means with centroid 0 pinned at the origin; deterministic."""
-    if not len(points):
-        return Clustering(np.zeros((len(quantiles) + 1, 2)), np.zeros(0, dtype=np.int64))
-    centroids = seed_centroids(points, quantiles)
-    assignment = assign(points, centroids)
-    for _ in range(max_iter):
-        centroids = _update(points, assignment, centroids)
-        new = assign(points, centroids)
-        if np.array_equal(new, assignment):
-            break
-        assignment = new
-    return Clustering(centroids, assignment)
-
-
-def _update(points: np.ndarray, assignment: np.ndarray, centroids: np.ndarray) -> np.ndarray:
-    """Means of the free clusters (an empty one keeps its centroid); the origin stays put."""
-    out = centroids.copy()
-    for c in range(1, len(centroids)):
-        members = assignment == c
-        if members.any():
-            out[c] = points[members].mean(axis=0)
-    return out
-
-
-def is_content(clustering: Clustering) -> np.ndarray:
-    """Lines outside the origin's cluster are content."""
-    return clustering.assignment != 0
+    return unit_points(text_chars, tag_counts, p.sigma, p.radius_sigmas, p.alpha)
 
 
 # ------------------------------------------------------------------ running
@@ -161,8 +94,8 @@ def line_units(doc: Document, p: Params, source: str | None):
         lines = source_lines(source)
         return ([line.text for line in lines], np.array([len(line.text) for line in lines], dtype=np.int64),
                 np.array([line.tag_count for line in lines], dtype=np.int64), "line")
-    return ([b.text for b in doc.blocks], np.array([b.char_count for b in doc.blocks], dtype=np.int64),
-            np.array([b.tag_count for b in doc.blocks], dtype=np.int64), "block")
+    chars, tags = block_units(doc)
+    return [b.text for b in doc.blocks], chars, tags, "block"
 
 
 def decide(doc: Document, p: Params, source: str | None = None) -> Classification:

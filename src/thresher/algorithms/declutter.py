@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
 
-from ..blocks import Document, hidden_by_style
+from ..document.blocks import Document, hidden_by_style
 from .base import Algorithm, Classification, Context
 
 # Tags whose content is never article text (the "low-hanging fruit").

@@ -28,7 +28,7 @@ Stage 1, ``density``
 
 Stage 2, ``density+classifier``
     The chunks stage 1 keeps go through a two-class character 6-gram language
-    model (:mod:`thresher.ngram`): a chunk stays when its text is
+    model (:mod:`thresher.inference.ngram`): a chunk stays when its text is
     likelier as content than as boilerplate. The model is the one given as
     ``Context.model`` (a path), else the one shipped with thresher (trained by
     :mod:`thresher.training.density_classifier`).
@@ -41,9 +41,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import ngram
-from ..blocks import Document
-from ..parse import VOID_TAGS
+from ..document.blocks import Document
+from ..document.parse import VOID_TAGS
+from ..inference import ngram
 from .base import Algorithm, Classification, Context
 from .lines import align_blocks, block_labels, page_source, source_lines
 

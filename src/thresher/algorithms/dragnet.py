@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import learned as L
-from ..blocks import Document
+from ..document.blocks import Document
+from ..inference import learned as L
 from .base import Algorithm, Classification, Context
 
 

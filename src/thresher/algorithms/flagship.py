@@ -7,10 +7,10 @@ neighbour windows, selected id/class tokens). Stage 2 sees the stage-1 scores of
 each block's neighbours and of its ancestors' subtrees, and where the block lies
 against the page's main run of confident content, which smooths the decision over
 reading order and over the tree; a block of that run which stage 1 is confident
-about keeps its own score (:func:`thresher.learned.guard_confident`). Stage 2 is
-evaluated only on the blocks stage 1 is unsure of (:func:`thresher.learned.uncertain`); it is
+about keeps its own score (:func:`thresher.inference.learned.guard_confident`). Stage 2 is
+evaluated only on the blocks stage 1 is unsure of (:func:`thresher.inference.learned.uncertain`); it is
 two tree models with their own inner folds and seeds, averaged in one ensemble. The trees'
-scores are averaged with a small block-sequence network (:mod:`thresher.seqmodel`)
+scores are averaged with a small block-sequence network (:mod:`thresher.inference.seqmodel`)
 that reads the whole page's base columns in reading order. Trained on labelled
 pages by ``thresher train``; the shipped model lives in
 ``thresher/models/thresher.npz``.
@@ -27,8 +27,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import learned as L
-from ..blocks import Document
+from ..document.blocks import Document
+from ..inference import learned as L
 from .base import Algorithm, Classification, Context
 
 MODEL_FILE = "thresher.npz"
@@ -44,11 +44,11 @@ class Params:
         model's own (its file's ``decoding``; files without one use their threshold).
     smoothing: use stage 2 (context over neighbours and ancestors); False keeps stage 1 only.
     confident: a block of the page's main run whose stage-1 probability reaches this keeps
-        at least that probability after stage 2 (see :func:`thresher.learned.guard_confident`);
+        at least that probability after stage 2 (see :func:`thresher.inference.learned.guard_confident`);
         above 1 turns the guard off.
     certain: stage 2 is evaluated only on the blocks whose stage-1 probability lies within
         [certain, 1 - certain]; the others keep their stage-1 probability (about half the
-        blocks, at no measurable cost in F1: see :func:`thresher.learned.uncertain`). 0
+        blocks, at no measurable cost in F1: see :func:`thresher.inference.learned.uncertain`). 0
         evaluates it on every block.
     never_empty: when no block reaches a fixed threshold, keep the blocks scoring at least
         ``fallback_ratio`` of the best score instead of returning nothing (a page with text
@@ -80,7 +80,7 @@ class Params:
 
 
 class Scores(NamedTuple):
-    """Per-block probabilities of one page (:class:`thresher.learned.StageScores`; without
+    """Per-block probabilities of one page (:class:`thresher.inference.learned.StageScores`; without
     smoothing, stage 2's are stage 1's) and the model that gave them."""
 
     stages: L.StageScores

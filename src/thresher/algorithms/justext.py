@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from ..blocks import Document
-from ..language import stopwords
+from ..document.blocks import Document
+from ..document.language import stopwords
 from .base import Algorithm, Classification, Context
 
 

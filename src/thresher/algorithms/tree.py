@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
-from ..blocks import Document
+from ..document.blocks import Document
 from .base import Algorithm, Classification, Context
 
 SUFFIX = "+tree"

@@ -5,7 +5,7 @@ the expected output from the parent's value to the child's, and that change is c
 to the split's feature. Summed over the trees, a block's margin is then
 ``bias + sum(contributions)``, with ``bias`` the ensemble's base plus the roots' values.
 
-The shipped ``.npz`` files keep leaf values only (:func:`thresher.treemodel.from_lightgbm_dump`
+The shipped ``.npz`` files keep leaf values only (:func:`thresher.inference.treemodel.from_lightgbm_dump`
 stores 0 at internal nodes and drops LightGBM's ``internal_value`` and counts), so an internal
 node's value is approximated here by the unweighted mean of its leaves' values, not by the
 training-row-weighted mean LightGBM would use. The decomposition stays exact (bias plus
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..treemodel import TreeEnsemble
+from ..inference.treemodel import TreeEnsemble
 
 
 @dataclass(frozen=True)

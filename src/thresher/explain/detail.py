@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import learned as L
 from ..algorithms import flagship
-from ..blocks import Document
+from ..document.blocks import Document
 from ..features import text_density
-from ..treemodel import TreeEnsemble, sigmoid
+from ..inference import learned as L
+from ..inference.treemodel import TreeEnsemble, sigmoid
 from .contributions import Contributions, path_contributions
 
 # Model files of the learned algorithms, by the base algorithm's name (``+tree`` variants

@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any
 
 from ..api import Result, extract_result
-from ..decode import decode
+from ..document.decode import decode
 from .detail import BlockDetail, Shallow, learned_details, shallow
 from .sanitize import sanitised_page
 

@@ -1,6 +1,6 @@
 """Page metadata: title, author, publication date, site name and friends.
 
-Everything is read from the already-built :class:`~thresher.blocks.Document`
+Everything is read from the already-built :class:`~thresher.document.blocks.Document`
 (head meta pairs, JSON-LD objects, element columns and blocks); the page is
 never parsed again. Each field takes the first usable value of its sources:
 

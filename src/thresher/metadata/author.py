@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from ..blocks import Document
+from ..document.blocks import Document
 from .cues import _ITEMPROP_AUTHOR, MAX_AUTHOR_CHARS, MAX_CUES, _element_parts, _itemprop_author, _Scan
 from .sources import (
     _MONTH,

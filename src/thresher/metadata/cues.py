@@ -6,7 +6,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
-from ..blocks import Document
+from ..document.blocks import Document
 from .sources import _clean
 
 MAX_AUTHOR_CHARS = 100  # a longer "name" is prose

@@ -5,7 +5,7 @@ import re
 from collections.abc import Callable, Iterator
 from datetime import date as _date, datetime, timezone
 
-from ..blocks import Document
+from ..document.blocks import Document
 from .cues import MAX_CUES, _element_text, _Scan
 from .sources import _MONTH, MetaIndex, _articles_first, _clean, _first, _ld_text, _LinkedData, _meta_first
 

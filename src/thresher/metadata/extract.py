@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import cache, partial
 
-from ..blocks import Document
+from ..document.blocks import Document
 from .author import _author
 from .cues import _scan_page
 from .dates import _date_with_htmldate, _publication_date

@@ -1,7 +1,7 @@
 """The page's labels: tags and keywords, its type, its language, its description and image."""
 from __future__ import annotations
 
-from ..blocks import Document
+from ..document.blocks import Document
 from .sources import MetaIndex, _clean, _LinkedData, _meta_first, _meta_values, _norm, _types
 
 MAX_TAGS = 20

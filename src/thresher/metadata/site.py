@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from ..blocks import Document
+from ..document.blocks import Document
 from .cues import _find_tags
 from .sources import MetaIndex, _clean, _is_website, _LinkedData, _meta_first, _type_key, _types
 

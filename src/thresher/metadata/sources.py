@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from ..blocks import Document
+from ..document.blocks import Document
 
 MAX_AUTHORS = 20  # names kept from a declared author list
 _ARTICLE_TYPES = frozenset(t.lower() for t in (

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from ..blocks import Document
+from ..document.blocks import Document
 from .cues import _h1_blocks
 from .sources import MetaIndex, _clean, _first, _is_article, _ld_text, _LinkedData, _meta_first, _norm
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 from urllib.parse import urljoin
 
-from ..blocks import HEADING_TAGS, Block, Document
+from ..document.blocks import HEADING_TAGS, Block, Document
 
 # -- purify: the whitelist
 

@@ -15,7 +15,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from ..blocks import Block
+from ..document.blocks import Block
 from .extraction import Extraction
 from .front_matter import hostname
 from .xml import split_kept

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..algorithms.base import Classification
-from ..blocks import Block, Document
+from ..document.blocks import Block, Document
 from ..metadata import Metadata
 from ..options import Options
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..blocks import Block, Document
+from ..document.blocks import Block, Document
 from .common import (
     ALLOWED_ATTRIBUTES,
     ALLOWED_TAGS,

@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from ..blocks import Block, Document
+from ..document.blocks import Block, Document
 from .common import (
     BOLD,
     CODE,

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..blocks import Block, Document, normalize_space
+from ..document.blocks import Block, Document, normalize_space
 from .common import clean_text, nearest
 from .extraction import Extraction
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from .extraction import Extraction
 from .xml import Style, Writer, block_images, clean, metadata_values, serialize, split_kept
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..blocks import Block, Document
+from ..document.blocks import Block, Document
 from .common import cell_blocks, clean_text, code_run_end, code_text, nearest, table_caption, table_rows
 from .extraction import Extraction
 from .selection import select

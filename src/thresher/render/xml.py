@@ -37,7 +37,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..blocks import Block, Document
+from ..document.blocks import Block, Document
 from .common import (
     BOLD,
     CODE,
@@ -117,7 +117,7 @@ def fill_inline(parent: ET.Element, doc: Document, lay: Layout, block: Block, st
 def block_images(doc: Document, kept: Sequence[Block]) -> dict[int, list[int]]:
     """Kept block index -> the ``img`` elements written after it: each image goes with the
     first kept block inside its nearest block-level ancestor."""
-    from ..blocks import BLOCK_TAGS
+    from ..document.blocks import BLOCK_TAGS
 
     tags, parents = doc.elements.tags, doc.elements.parents
     first_blocks, end_blocks = doc.elements.first_blocks, doc.elements.end_blocks

@@ -118,5 +118,5 @@ def align_texts(block_texts: Sequence[str], gold: str, params: AlignParams = Ali
 
 
 def align_document(doc, gold: str, params: AlignParams = AlignParams()) -> Alignment:
-    """Align a :class:`~thresher.blocks.Document`'s blocks to the gold main text."""
+    """Align a :class:`~thresher.document.blocks.Document`'s blocks to the gold main text."""
     return align_texts([block.text for block in doc.blocks], gold, params)

@@ -29,13 +29,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import ngram as ngram_model
 from ..algorithms import density
-from ..blocks import build_document
-from ..decode import decode
+from ..document.blocks import build_document
+from ..document.decode import decode
 from ..errors import InputError
 from ..evaluation.datasets import load
 from ..evaluation.metrics import WordScore, word_prf
+from ..inference import ngram as ngram_model
 from . import ngram
 from .align import align_document
 from .learned import domain_of, group_folds

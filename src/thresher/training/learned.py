@@ -28,14 +28,15 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from .. import features as F, learned as L
+from .. import features as F
 from ..algorithms.flagship import Params as FlagshipParams, decide_page
-from ..blocks import build_document
-from ..decode import decode
+from ..document.blocks import build_document
+from ..document.decode import decode
+from ..document.language import page_language
 from ..errors import ThresherError
 from ..evaluation.datasets import detect_kind, load
-from ..language import page_language
-from ..treemodel import Model, TreeEnsemble, averaged, from_lightgbm_dump, probability, save
+from ..inference import learned as L
+from ..inference.treemodel import Model, TreeEnsemble, averaged, from_lightgbm_dump, probability, save
 from .align import align_document
 from .sequence import SequenceExample, SequenceParams, fit_sequence
 
@@ -64,7 +65,7 @@ class TrainParams:
         see :func:`thresher.algorithms.flagship.expected_f1_cut`) or "threshold".
     threshold: probability at which a block is content under the "threshold" decoding.
     threads: LightGBM threads (results do not depend on it).
-    network: also train the block-sequence network (:mod:`thresher.seqmodel`, with
+    network: also train the block-sequence network (:mod:`thresher.inference.seqmodel`, with
         ``sequence``'s settings; needs PyTorch), whose scores the final ones average with
         weight ``network_weight``. It reads the base features and its own token columns:
         every id/class token seen on ``min_token_domains`` domains, counted without labels
@@ -241,7 +242,7 @@ def fit_trees(x: np.ndarray, y: np.ndarray, w: np.ndarray, names: tuple[str, ...
 def fit_linear(x: np.ndarray, y: np.ndarray, w: np.ndarray, names: tuple[str, ...], p: TrainParams):
     from sklearn.linear_model import LogisticRegression
 
-    from ..treemodel import LinearModel
+    from ..inference.treemodel import LinearModel
 
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0

@@ -1,4 +1,4 @@
-"""Fitting the character n-gram classifier of :mod:`thresher.ngram` (the model, its file
+"""Fitting the character n-gram classifier of :mod:`thresher.inference.ngram` (the model, its file
 format and its scoring live there, where inference reads them without this package).
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..ngram import CLASSES, SCHEMA, VERSION, normalize, order_hashes, text_batch
+from ..inference.ngram import CLASSES, SCHEMA, VERSION, normalize, order_hashes, text_batch
 
 
 @dataclass(frozen=True)

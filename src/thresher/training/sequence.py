@@ -1,4 +1,4 @@
-"""Training :class:`thresher.seqmodel.SequenceNet` with PyTorch (the ``train`` extra).
+"""Training :class:`thresher.inference.seqmodel.SequenceNet` with PyTorch (the ``train`` extra).
 
 PyTorch is imported when :func:`fit_sequence` runs, not when this module is; the trained
 weights are exported as float32 arrays, and inference needs no training library (the native core runs it).
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ThresherError
-from ..seqmodel import SequenceNet, split_columns, standardised, weight_names
+from ..inference.seqmodel import SequenceNet, split_columns, standardised, weight_names
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
 
-from ...blocks import Document
+from ...document.blocks import Document
 from ..base import Classification, Context
 from .classifiers import CLASSIFIERS, DensityParams, NumWordsParams, classify, explain
 from .features import Features, block_features, inside

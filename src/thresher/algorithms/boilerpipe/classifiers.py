@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ...blocks import Document
+from ...document.blocks import Document
 from ..base import Classification, Context
 from .features import Features, block_features, neighbours
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from ...blocks import Document
+from ...document.blocks import Document
 
 # A token is a word when it holds a letter or a digit.
 _WORDISH = re.compile(r"[^\W_]")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from .errors import ThresherError
+from ..errors import ThresherError
 
 MAX_SITEMAPS = 1000
 MAX_URLS = 100_000

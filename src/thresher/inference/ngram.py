@@ -54,7 +54,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .errors import ModelError
+from ..errors import ModelError
 
 SCHEMA = "thresher.density-classifier"
 VERSION = 1

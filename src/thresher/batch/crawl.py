@@ -1,7 +1,7 @@
 """Fetching many URLs politely: one HTTP client, a few threads, a delay per host.
 
 :class:`Crawler` sends every request through one ``httpx.Client`` (connections are
-reused) and :func:`thresher.fetch.fetch` (its ``timeout`` bounds each whole request),
+reused) and :func:`thresher.batch.fetch.fetch` (its ``timeout`` bounds each whole request),
 waits ``delay`` seconds between two requests to the same host, tries again after a
 transient failure (network error, timeout, HTTP 429 or 5xx) up to ``retries`` times
 with a growing pause, and stops fetching once ``max_total_bytes`` have been read.

@@ -1,6 +1,6 @@
 """The document model: one immutable document of elements and blocks per page.
 
-A page is parsed once (:mod:`thresher.parse`) and walked once, iteratively, into
+A page is parsed once (:mod:`thresher.document.parse`) and walked once, iteratively, into
 
 * an **element table** (:class:`Element`, in document pre-order, so a parent's
   index is always smaller than its children's), and
@@ -24,8 +24,9 @@ from typing import Any, NamedTuple, overload
 
 import numpy as np
 
-from . import _core, jsonld
-from .errors import InputError
+from .. import _core
+from ..errors import InputError
+from . import jsonld
 from .parse import ParseLimits, xml_root
 
 # The walk's tag classes, as the core defines them (crates/core/src/document.rs): elements that
@@ -240,7 +241,7 @@ class Document:
 
     def json_ld_objects(self) -> list[dict]:
         """Parsed JSON-LD objects (``@graph`` flattened); malformed, huge or too deeply nested
-        scripts are skipped (see :mod:`thresher.jsonld`)."""
+        scripts are skipped (see :mod:`thresher.document.jsonld`)."""
         return jsonld.json_ld_objects(self.json_ld)
 
 
@@ -276,7 +277,7 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     GIL released.
 
     ``utf8``: the page's own bytes when they are exactly ``html`` in UTF-8
-    (:attr:`thresher.decode.Decoded.utf8`); the core then reads them instead of encoding ``html``.
+    (:attr:`thresher.document.decode.Decoded.utf8`); the core then reads them instead of encoding ``html``.
 
     ``attributes=False`` leaves every element's ``attrs`` empty (:data:`NO_ATTRIBUTES`)
     except ``<html>``'s and the skipped elements' (script, head ...), which is faster, for

@@ -11,7 +11,7 @@ score from the whole sequence around it, where a tree model sees each row on its
    chunks of ``chunk`` blocks, so the cost stays linear in the page length;
 4. a width-3 convolution (residual, ReLU), layer norm and one logit per block.
 
-The weights are stored in the model file (:mod:`thresher.treemodel`'s layout) under
+The weights are stored in the model file (:mod:`thresher.inference.treemodel`'s layout) under
 the names below, in the shapes ``torch.nn.Linear`` / ``Conv1d`` / ``LayerNorm`` give
 them; :mod:`thresher.training.sequence` trains it, and ``thresher._core.SequenceNet``
 (``crates/core/src/seqnet.rs``) runs it in float32 on one thread, without BLAS.
@@ -23,8 +23,8 @@ from functools import cached_property
 
 import numpy as np
 
-from . import _core
-from .errors import ModelError
+from .. import _core
+from ..errors import ModelError
 
 CLIP = 6.0
 # weight names, besides the per-layer ones "layer{i}.{name}" for each of LAYER_WEIGHTS

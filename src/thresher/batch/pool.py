@@ -56,7 +56,7 @@ from multiprocessing.context import SpawnProcess
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from .errors import InputError
+from ..errors import InputError
 from .fetch import DEFAULT_MAX_BYTES
 
 DEFAULT_PAGE_TIMEOUT = 60.0
@@ -161,7 +161,7 @@ def run_job(job: _Job, options: dict[str, Any], extractor: Callable[..., str] | 
         if html is None:
             raise InputError("empty input")
         if extractor is None:
-            from .api import extract
+            from ..api import extract
 
             extractor = extract
         return BatchRecord(job.id, True, extractor(html, job.url, **options), None)
@@ -183,7 +183,7 @@ class _Task:
     def warm_up(self) -> None:
         """Import the extraction code before the first page, so that a page's time limit is its own."""
         if self.extractor is None:
-            from . import api  # noqa: F401
+            from .. import api  # noqa: F401
 
 
 # ------------------------------------------------------------- worker side

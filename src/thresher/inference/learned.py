@@ -6,8 +6,8 @@ reading order and in the tree (the mean score of each ancestor's subtree), and
 from where it lies against the page's main run of confident content, so that a
 forum's posts, a service page's sections or a product description rise or fall
 together, and a related-articles list after an article falls with the rest.
-Both stages are tree ensembles evaluated by :mod:`thresher.treemodel`. A model file may
-add a third, a block-sequence network (:mod:`thresher.seqmodel`) that reads the base
+Both stages are tree ensembles evaluated by :mod:`thresher.inference.treemodel`. A model file may
+add a third, a block-sequence network (:mod:`thresher.inference.seqmodel`) that reads the base
 features and its own id/class-token columns for the whole page in reading order; the final
 scores then average it with stage 2's (the ``thresher-accurate`` model).
 """
@@ -22,12 +22,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _core, features as F
-from .algorithms import cetr as C
-from .blocks import Document
-from .candidates import NAMES as CANDIDATE_NAMES, candidate_columns
-from .errors import ModelError
-from .language import stopwords
+from .. import _core, features as F
+from ..document.blocks import Document
+from ..document.language import stopwords
+from ..errors import ModelError
+from ..features.candidates import NAMES as CANDIDATE_NAMES, candidate_columns
+from ..features.cetr import block_content
 from .seqmodel import SequenceNet
 from .treemodel import Model, load, probability, sigmoid
 
@@ -48,7 +48,7 @@ class PageFeatures:
 
     @cached_property
     def candidates(self) -> F.Columns:
-        """Readability's candidate columns (:func:`thresher.candidates.candidate_columns`),
+        """Readability's candidate columns (:func:`thresher.features.candidates.candidate_columns`),
         computed when first read: the flagship's stage 1 reads them, Dragnet does not."""
         return candidate_columns(self.doc)
 
@@ -65,10 +65,7 @@ def page_features(doc: Document, language: str) -> PageFeatures:
 def cetr_cluster(doc: Document) -> F.Columns:
     """CETR's unsupervised decision as a feature: 1 for blocks outside the k-means
     cluster at the origin of (smoothed tag ratio, derivative), as Dragnet uses it."""
-    p = C.Params(unit="block")
-    _, chars, tags, _ = C.line_units(doc, p, None)
-    clustering = C.kmeans_origin(C.features(chars, tags, p), p.seed_quantiles, p.max_iter)
-    return F.Columns(("cetr_cluster",), C.is_content(clustering).astype(np.float32)[:, None])
+    return F.Columns(("cetr_cluster",), block_content(doc).astype(np.float32)[:, None])
 
 
 def dragnet_features(page: PageFeatures, vocabulary: F.Vocabulary) -> F.Columns:
@@ -97,7 +94,7 @@ def reads_candidates(stage1: Model) -> bool:
 
 def network_features(page: PageFeatures, vocabulary: F.Vocabulary) -> F.Columns:
     """The sequence network's inputs: the base features and the vocabulary's token columns
-    (what :meth:`thresher.seqmodel.SequenceNet.margin_bags` reads without the dense matrix)."""
+    (what :meth:`thresher.inference.seqmodel.SequenceNet.margin_bags` reads without the dense matrix)."""
     return F.concat([page.base, F.token_columns(page.doc, vocabulary)])
 
 

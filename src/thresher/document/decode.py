@@ -15,7 +15,7 @@ byte costs one character, not the whole page's encoding, and a page mixing
 UTF-8 and Latin-1 keeps both readable.
 
 A declared charset (2, 3) counts only when its label is one of the WHATWG
-Encoding Standard's (:mod:`thresher.encoding_labels`); ``punycode``,
+Encoding Standard's (:mod:`thresher.document.encoding_labels`); ``punycode``,
 ``rot13``, ``utf-7`` and other codecs that are no web page encoding are
 ignored, as browsers ignore them.
 
@@ -29,8 +29,8 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..errors import InputError
 from .encoding_labels import codec_for_label
-from .errors import InputError
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),

@@ -6,7 +6,7 @@ both are imported only when used, so this module imports without them.
 - :func:`iter_warc` yields a :class:`WarcPage` per HTML ``response`` record
   of a WARC (or ARC) file, gzipped or not;
 - :func:`extract_warc` yields a :class:`WarcResult` per HTML response, in
-  archive order, an output or an error, over :func:`thresher.batch.extract_many`
+  archive order, an output or an error, over :func:`thresher.batch.pool.extract_many`
   (``jobs > 1`` uses its process pool);
 - :func:`to_dask_bag` builds a :class:`dask.bag.Bag` of result dicts from
   pages, records or WARC paths.
@@ -25,9 +25,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, Any, BinaryIO, NamedTuple
 
-from .algorithms import DEFAULT
-from .batch import DEFAULT_PAGE_TIMEOUT, BatchError, BatchRecord, as_job, extract_many, run_job
-from .errors import ThresherError
+from ..algorithms import DEFAULT
+from ..errors import ThresherError
+from .pool import DEFAULT_PAGE_TIMEOUT, BatchError, BatchRecord, as_job, extract_many, run_job
 
 DEFAULT_MAX_RECORD_BYTES = 50 * 1024 * 1024
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -230,9 +230,9 @@ def extract_page(page: WarcPage, url: str | None = None, **options: Any) -> str:
     """:func:`thresher.extract` on a page's payload with its HTTP Content-Type.
 
     Module level and picklable: it is the ``extractor`` given to
-    :func:`thresher.batch.extract_many`, which passes the page as ``html``.
+    :func:`thresher.batch.pool.extract_many`, which passes the page as ``html``.
     """
-    from .api import extract
+    from ..api import extract
 
     return extract(page.html, url if url is not None else page.url, content_type=page.content_type, **options)
 
@@ -288,7 +288,7 @@ def extract_warc(path: str | os.PathLike[str] | BinaryIO, *, algorithm: str = DE
     an error (over the size cap, undecodable payload, input that is not a
     page, ...). If the archive breaks part-way, one last error result (type
     ``WarcError``, ``record_id`` ``"<path>@end"``) says where. ``jobs > 1``
-    extracts over :func:`thresher.batch.extract_many`'s process pool;
+    extracts over :func:`thresher.batch.pool.extract_many`'s process pool;
     ``page_timeout`` is its time limit per page (a ``PageTimeout`` error
     result past it; ``None``: no limit, and ``jobs=1`` then extracts in this
     process). ``extract_kwargs`` go to :func:`thresher.extract`.
@@ -371,7 +371,7 @@ def _results_of(item: Any, options: dict[str, Any]) -> list[WarcResult]:
 def extract_item(item: Any, options: dict[str, Any]) -> list[dict[str, Any]]:
     """Result dicts for one bag element (pure, module level: picklable for any scheduler).
 
-    A :class:`WarcPage` or a page input of :func:`thresher.batch.extract_many`
+    A :class:`WarcPage` or a page input of :func:`thresher.batch.pool.extract_many`
     gives one dict, a WARC path one per HTML response. Never raises: a failure
     gives an error dict.
     """
@@ -388,7 +388,7 @@ def to_dask_bag(records_or_paths: Iterable[Any], *, algorithm: str = DEFAULT, ou
 
     Elements: :class:`WarcPage` records, WARC paths (``.warc``, ``.warc.gz``,
     ``.arc``, ``.arc.gz``: one dict per HTML response, read in the worker), or
-    anything :func:`thresher.batch.extract_many` accepts (HTML file paths,
+    anything :func:`thresher.batch.pool.extract_many` accepts (HTML file paths,
     ``(id, html[, url])`` tuples, records with ``id`` and ``html``). For big
     crawls give WARC paths: pages are then read where they are extracted.
     Failures are error dicts, never exceptions.

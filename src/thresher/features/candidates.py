@@ -27,8 +27,8 @@ What the columns bought, and the variants tried: docs/design-measurements.md.
 """
 from __future__ import annotations
 
-from . import _core, features as F
-from .blocks import Document
+from .. import _core, features as F
+from ..document.blocks import Document
 
 NAMES: tuple[str, ...] = tuple(_core.CANDIDATE_COLUMNS)
 # The pattern groups of an id or class value, as the bits :func:`pattern_bits` returns.
@@ -45,4 +45,4 @@ def candidate_columns(doc: Document) -> F.Columns:
     best candidate and in the article (the best candidate and the siblings that join it), the
     best score among its element and four ancestors and its parent's score (both over the
     best candidate's), and the best candidate's share of the page's text."""
-    return F.Columns(NAMES, doc.native.candidate_columns(F._tree_params()))
+    return F.Columns(NAMES, doc.native.candidate_columns(F.tree_params()))

@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import __version__
-from .errors import ThresherError
+from .._version import __version__
+from ..errors import ThresherError
 
 DEFAULT_TIMEOUT = 20.0
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024

@@ -12,7 +12,7 @@ File layout (``numpy.savez_compressed``, loaded with ``allow_pickle=False``):
 * for ``linear``: ``mean``, ``scale``, ``coef`` (float64) and ``base``;
 * for ``sequence`` (version 2): the header adds ``token_columns``, and the arrays are
   ``layers``, ``heads``, ``chunk`` and the float32 weights ``w.<name>`` of
-  :class:`thresher.seqmodel.SequenceNet`.
+  :class:`thresher.inference.seqmodel.SequenceNet`.
 
 The margin is the sum of the leaf values (or the linear score) plus ``base``, or the
 sequence network's output; probabilities are its logistic. Files of version 1 (trees and
@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
-from .errors import ModelError
+from .. import _core
+from ..errors import ModelError
 from .seqmodel import SequenceNet, from_arrays
 
 SCHEMA = "thresher.model"

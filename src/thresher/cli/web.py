@@ -1,6 +1,6 @@
 """The command line's content switches and web inputs (``thresher extract -u/-i/--feed/--sitemap``).
 
-Split from :mod:`thresher.cli`, which builds the parser with :func:`add_content_options` and
+Split from :mod:`thresher.cli.main`, which builds the parser with :func:`add_content_options` and
 :func:`add_input_options` and hands web inputs to :func:`cmd_extract_web`.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .cli import (
+from .main import (
     EXIT_OK,
     EXIT_PARTIAL,
     EXTENSIONS,
@@ -65,7 +65,7 @@ def add_content_options(parser: argparse.ArgumentParser) -> None:
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """Pages fetched over HTTP: one URL, a list, a feed or a sitemap."""
-    from .crawl import DEFAULT_DELAY, DEFAULT_MAX_TOTAL_BYTES, DEFAULT_RETRIES
+    from ..batch.crawl import DEFAULT_DELAY, DEFAULT_MAX_TOTAL_BYTES, DEFAULT_RETRIES
 
     group = parser.add_argument_group("web inputs (several pages: -o OUTDIR, or all to stdout)")
     group.add_argument("-u", "--input-url", "--URL", metavar="URL", help="extract the page at URL")
@@ -99,7 +99,7 @@ SWITCHES = ("include_comments", "include_tables", "include_images", "include_for
 
 def content_switches(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of thresher.extract that the content switches set (defaults left out)."""
-    from .options import Options
+    from ..options import Options
 
     defaults = Options()
     found: dict[str, Any] = {}
@@ -110,7 +110,7 @@ def content_switches(args: argparse.Namespace) -> dict[str, Any]:
         if value != getattr(defaults, name):
             found[name] = value
     if found.get("prune"):
-        from .selectors import parse_selectors
+        from ..document.selectors import parse_selectors
 
         try:
             parse_selectors(found["prune"])
@@ -121,8 +121,8 @@ def content_switches(args: argparse.Namespace) -> dict[str, Any]:
 
 def web_urls(args: argparse.Namespace, crawler: Any) -> tuple[list[str], list[tuple[str, str]]]:
     """The page URLs the web inputs name (blacklist applied), and the discovery errors."""
-    from .crawl import read_url_list, without_blacklisted
-    from .discover import DiscoveryError, feed_links, walk_sitemaps
+    from ..batch.crawl import read_url_list, without_blacklisted
+    from ..batch.discover import DiscoveryError, feed_links, walk_sitemaps
 
     urls: list[str] = [args.input_url] if args.input_url else []
     errors: list[tuple[str, str]] = []
@@ -176,10 +176,10 @@ def _web_setup(args: argparse.Namespace) -> Path | None:
 
 def cmd_extract_web(args: argparse.Namespace) -> int:
     """Pages named by -u, -i, --feed and --sitemap, fetched by threads, extracted here in order."""
-    from .api import extract
-    from .crawl import Crawler, CrawlSettings
-    from .errors import ThresherError
-    from .options import SeenTexts, options_from
+    from ..api import extract
+    from ..batch.crawl import Crawler, CrawlSettings
+    from ..errors import ThresherError
+    from ..options import SeenTexts, options_from
 
     out_dir = _web_setup(args)
     switches = _render_options(args)

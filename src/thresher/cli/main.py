@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .api import Result
-    from .batchdir import Listing, Plan
+    from ..api import Result
+    from ..batch.directory import Listing, Plan
 
 EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
 PROG = "thresher"
@@ -64,7 +64,7 @@ def _add_page_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
-    from .fetch import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+    from ..batch.fetch import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
 
     parser.add_argument("--url", help="the page's URL, for a page read from a file or stdin")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
@@ -75,9 +75,10 @@ def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import FORMATS, __version__
-    from .batch import DEFAULT_PAGE_TIMEOUT
-    from .cli_web import add_content_options, add_format_shortcuts, add_input_options
+    from .._version import __version__
+    from ..batch.pool import DEFAULT_PAGE_TIMEOUT
+    from ..options import FORMATS
+    from .web import add_content_options, add_format_shortcuts, add_input_options
 
     parser = argparse.ArgumentParser(prog=PROG, description="Main-content extraction for web pages.",
                                      epilog=EPILOG, formatter_class=_formatter)
@@ -171,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
 # ------------------------------------------------------------------ helpers
 
 def check_algorithm(name: str | None) -> str:
-    from . import algorithms
+    from .. import algorithms
 
     name = name or algorithms.DEFAULT
     known = algorithms.names()
@@ -194,7 +195,7 @@ def _os_message(exc: OSError, fallback: str = "") -> str:
 
 def read_file(path: str, max_bytes: int) -> bytes:
     """A page file's bytes, gunzipped when its name says so, at most ``max_bytes`` of them."""
-    from .batch import PageTooLarge, read_page
+    from ..batch.pool import PageTooLarge, read_page
 
     try:
         return read_page(path, max_bytes)
@@ -208,7 +209,7 @@ def read_file(path: str, max_bytes: int) -> bytes:
 
 def read_source(args: argparse.Namespace) -> tuple[bytes, str | None, str | None]:
     """(html bytes, url, content type) of the page named by ``args.source``."""
-    from .fetch import fetch, is_url
+    from ..batch.fetch import fetch, is_url
 
     if args.source is None and sys.stdin.isatty():
         raise CliError("no input: give FILE, URL or '-', or pipe a page into stdin")
@@ -244,7 +245,7 @@ def write_output(text: str, path: str | None) -> None:
 
 def _render_options(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of thresher.extract set by the output and content switches."""
-    from .cli_web import content_switches
+    from .web import content_switches
 
     options = content_switches(args)
     if getattr(args, "links", False):
@@ -258,7 +259,7 @@ def _render_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_extract(args: argparse.Namespace) -> int:
     if args.input_file is not None or args.feed is not None or args.sitemap is not None:
-        from .cli_web import cmd_extract_web
+        from .web import cmd_extract_web
 
         return cmd_extract_web(args)
     if args.input_url is not None:
@@ -274,7 +275,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
                        "apply to --input-dir only (--jobs and --page-timeout to --warc too)")
     algorithm, model = check_algorithm(args.algorithm), check_model(args.model)
     html, url, content_type = read_source(args)
-    from .api import extract
+    from ..api import extract
 
     text = extract(html, url, algorithm=algorithm, output=args.format, language=args.language, model=model,
                    content_type=content_type, **_render_options(args))
@@ -289,7 +290,7 @@ def _batch_flags(args: argparse.Namespace) -> bool:
 
 def input_files(root: Path, patterns: Sequence[str], follow_links: bool = False) -> list[Path]:
     """Files under ``root`` matching any pattern, sorted, each once (links out of ``root`` left out)."""
-    from .batchdir import list_inputs
+    from ..batch.directory import list_inputs
 
     return list(list_inputs(root, patterns, follow_links).files)
 
@@ -313,7 +314,7 @@ def output_names(files: Sequence[Path], root: Path, extension: str) -> list[Path
 
 def _write_page(target: Path, text: str) -> str | None:
     """Write one output, whole or not at all; the error message when that fails."""
-    from .batchdir import write_atomically
+    from ..batch.directory import write_atomically
 
     try:
         write_atomically(target, _with_newline(text).encode("utf-8"))
@@ -329,7 +330,7 @@ def _drop_stale_output(target: Path) -> None:
 
 
 def _page_timeout(args: argparse.Namespace) -> float | None:
-    from .batch import DEFAULT_PAGE_TIMEOUT
+    from ..batch.pool import DEFAULT_PAGE_TIMEOUT
 
     if args.page_timeout is None:
         return DEFAULT_PAGE_TIMEOUT
@@ -348,7 +349,7 @@ def _check_batch_numbers(args: argparse.Namespace) -> None:
 
 def _batch_setup(args: argparse.Namespace) -> tuple[Path, Path, Listing]:
     """(input root, OUTDIR, listing of DIR) after checking the arguments; OUTDIR is created."""
-    from .batchdir import list_inputs, remove_temporaries
+    from ..batch.directory import list_inputs, remove_temporaries
 
     if args.source is not None:
         raise CliError("give either FILE|URL|- or --input-dir, not both")
@@ -384,8 +385,8 @@ def _summary(ok: int, failed: int, elapsed: float, out_dir: Path, plan: Plan) ->
 def cmd_extract_dir(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from .batch import extract_many
-    from .batchdir import ERRORS_NAME, ErrorLog, plan
+    from ..batch.directory import ERRORS_NAME, ErrorLog, plan
+    from ..batch.pool import extract_many
 
     root, out_dir, listing = _batch_setup(args)
     options = dict(algorithm=check_algorithm(args.algorithm), output=args.format, language=args.language,
@@ -419,7 +420,7 @@ def cmd_extract_dir(args: argparse.Namespace) -> int:
 
 
 def cmd_extract_warc(args: argparse.Namespace) -> int:
-    from .scale import write_warc_jsonl
+    from ..batch.warc import write_warc_jsonl
 
     if args.source is not None or args.input_dir is not None or args.glob:
         raise CliError("--warc takes no FILE|URL|-, --input-dir or --glob")
@@ -440,7 +441,7 @@ def cmd_extract_warc(args: argparse.Namespace) -> int:
 
 
 def cmd_algorithms(args: argparse.Namespace) -> int:
-    from .algorithms import registry
+    from ..algorithms import registry
 
     found = registry()
     width = max((len(name) for name in found), default=0)
@@ -449,7 +450,7 @@ def cmd_algorithms(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from .evaluation import ThresherExtractor, evaluate
+    from ..evaluation import ThresherExtractor, evaluate
 
     if args.every < 1 or (args.limit is not None and args.limit < 0):
         raise CliError("--every must be 1 or more and --limit 0 or more")
@@ -469,7 +470,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 def cmd_train(args: argparse.Namespace) -> int:
     # Training is imported here only: no other command loads it.
-    from .training.registry import TRAINERS
+    from ..training.registry import TRAINERS
 
     spec = TRAINERS.get(args.algorithm)
     if spec is None:
@@ -493,7 +494,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def explain_table(result: Result) -> str:
     """One row per block: index, KEEP/drop, score, the full reason and the text, wrapped to the terminal."""
-    from .explain import render_text
+    from ..explain import render_text
 
     return render_text(result)
 
@@ -502,7 +503,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     algorithm, model = check_algorithm(args.algorithm), check_model(args.model)
     compare = check_algorithm(args.compare) if args.compare is not None else None
     html, url, content_type = read_source(args)
-    from .explain import build_report, render
+    from ..explain import build_report, render
 
     report = build_report(html, url, algorithm=algorithm, compare=compare, language=args.language, model=model,
                           content_type=content_type)
@@ -518,7 +519,7 @@ def _fail(message: str) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .errors import ThresherError
+    from ..errors import ThresherError
 
     try:
         code: int = args.handler(args)
