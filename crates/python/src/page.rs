@@ -1,0 +1,409 @@
+//! The native page and the parameter objects its feature methods take.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use thresher_core::document::Document;
+use thresher_core::dom::Dom;
+use thresher_core::features::base::base_columns;
+use thresher_core::features::page::Head;
+use thresher_core::features::tree::{self, TreeFacts, TreeParams};
+use thresher_core::features::{candidates, overlap, shallow, stage2, tokens};
+use thresher_core::filters;
+use thresher_core::hash::HashSet;
+
+/// A parsed page kept native, for the feature columns the core computes. Immutable.
+#[pyclass(frozen, module = "thresher._core")]
+pub(crate) struct Page {
+    dom: Arc<Dom>,
+    doc: Document,
+    /// Whether the Python document holds every element's attributes (see `build_document`).
+    attributes: bool,
+    /// The tree facts, computed once (with the parameters whose id is kept beside them).
+    facts: OnceLock<(u64, Arc<TreeFacts>)>,
+}
+
+impl Page {
+    pub(crate) fn new(dom: Arc<Dom>, doc: Document, attributes: bool) -> Self {
+        Page {
+            dom,
+            doc,
+            attributes,
+            facts: OnceLock::new(),
+        }
+    }
+
+    /// The tree facts under `params`: computed on first use and kept (facts under other
+    /// parameters are computed each time).
+    fn facts(&self, params: &TreeFactsParams) -> Arc<TreeFacts> {
+        let compute = || {
+            Arc::new(tree::tree_facts(
+                &self.dom,
+                &self.doc,
+                self.attributes,
+                &params.params,
+            ))
+        };
+        let (id, facts) = self.facts.get_or_init(|| (params.id, compute()));
+        if *id == params.id {
+            Arc::clone(facts)
+        } else {
+            compute()
+        }
+    }
+}
+
+/// Numbers each `TreeFactsParams` built, so a page knows which its kept facts came from.
+static PARAMS_BUILT: AtomicU64 = AtomicU64::new(0);
+
+/// The constants the tree facts are computed with, built once.
+#[pyclass(frozen, module = "thresher._core")]
+pub(crate) struct TreeFactsParams {
+    params: TreeParams,
+    id: u64,
+}
+
+#[pymethods]
+impl TreeFactsParams {
+    #[new]
+    #[pyo3(signature = (*, context_tags, negative_cues, positive_cues, max_cue_distance))]
+    fn new(
+        context_tags: Vec<String>,
+        negative_cues: Vec<String>,
+        positive_cues: Vec<String>,
+        max_cue_distance: i64,
+    ) -> Self {
+        TreeFactsParams {
+            params: TreeParams {
+                context_tags,
+                negative_cues: negative_cues.into_iter().collect(),
+                positive_cues: positive_cues.into_iter().collect(),
+                max_cue_distance,
+            },
+            id: PARAMS_BUILT.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+}
+
+/// The comment-section detector's word lists, built once (see ``thresher.filters.CommentParams``).
+#[pyclass(frozen, module = "thresher._core")]
+pub(crate) struct CommentWords {
+    params: filters::CommentParams,
+}
+
+#[pymethods]
+impl CommentWords {
+    #[new]
+    #[pyo3(signature = (*, words, state_tokens, wrapper_tags))]
+    fn new(words: Vec<String>, state_tokens: Vec<String>, wrapper_tags: Vec<String>) -> Self {
+        CommentWords {
+            params: filters::CommentParams {
+                words: words.into_iter().collect(),
+                state_tokens: state_tokens.into_iter().collect(),
+                wrapper_tags: wrapper_tags.into_iter().collect(),
+            },
+        }
+    }
+}
+
+/// A model's id/class token vocabulary (each token's column), built once per model.
+#[pyclass(frozen, module = "thresher._core")]
+pub(crate) struct Vocabulary {
+    vocabulary: tokens::Vocabulary,
+}
+
+#[pymethods]
+impl Vocabulary {
+    #[new]
+    fn new(tokens: Vec<String>) -> Self {
+        Vocabulary {
+            vocabulary: tokens::Vocabulary::new(&tokens),
+        }
+    }
+
+    fn __len__(&self) -> usize {
+        self.vocabulary.len()
+    }
+}
+
+/// A stop list, lower-cased words, built once per language.
+#[pyclass(frozen, module = "thresher._core")]
+pub(crate) struct StopWords {
+    words: HashSet<String>,
+}
+
+#[pymethods]
+impl StopWords {
+    #[new]
+    fn new(words: Vec<String>) -> Self {
+        StopWords {
+            words: words.into_iter().collect(),
+        }
+    }
+
+    fn __len__(&self) -> usize {
+        self.words.len()
+    }
+}
+
+#[pymethods]
+impl Page {
+    /// The shallow text columns (``SHALLOW_COLUMNS``), float32, one row per block.
+    fn shallow_text<'py>(
+        &self,
+        py: Python<'py>,
+        stop_words: &StopWords,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let width = shallow::COLUMNS.len();
+        let values = py.detach(|| shallow::shallow_text(&self.doc, &stop_words.words));
+        let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])?;
+        Ok(array)
+    }
+
+    /// This page without the blocks where ``keep`` (one bool per block) is false.
+    fn keep_blocks(&self, keep: PyReadonlyArray1<'_, bool>) -> PyResult<Page> {
+        let keep = keep.as_slice()?;
+        if keep.len() != self.doc.blocks.len() {
+            return Err(PyValueError::new_err("keep needs one value per block"));
+        }
+        Ok(Page::new(
+            Arc::clone(&self.dom),
+            self.doc.keep_blocks(keep),
+            self.attributes,
+        ))
+    }
+
+    /// Per element: it or an ancestor names a comment section (a bool array).
+    fn comment_elements<'py>(
+        &self,
+        py: Python<'py>,
+        words: &CommentWords,
+    ) -> Bound<'py, PyArray1<bool>> {
+        let inside = py.detach(|| {
+            filters::comment_elements(&self.dom, &self.doc, self.attributes, &words.params)
+        });
+        PyArray1::from_vec(py, inside)
+    }
+
+    /// The facts of every element, as a dict of columns (see ``thresher.features.TreeFacts``).
+    fn tree_facts<'py>(
+        &self,
+        py: Python<'py>,
+        params: &TreeFactsParams,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let facts = py.detach(|| self.facts(params));
+        let n = self.doc.len();
+        let out = PyDict::new(py);
+        for (name, column) in [
+            ("context_bits", &facts.context_bits),
+            ("neg_distance", &facts.neg_distance),
+            ("pos_distance", &facts.pos_distance),
+            ("same_sibling_count", &facts.same_sibling_count),
+            ("parents", &facts.parents),
+            ("id_slot", &facts.id_slot),
+            ("class_slot", &facts.class_slot),
+        ] {
+            out.set_item(name, PyArray1::from_slice(py, column))?;
+        }
+        out.set_item(
+            "subtree_chars",
+            PyArray1::from_slice(py, &facts.subtree_chars),
+        )?;
+        out.set_item(
+            "subtree_link_chars",
+            PyArray1::from_slice(py, &facts.subtree_link_chars),
+        )?;
+        out.set_item("hidden", PyArray1::from_slice(py, &facts.hidden))?;
+        out.set_item(
+            "paths",
+            PyArray1::from_slice(py, &facts.paths).reshape([n, 2])?,
+        )?;
+        let roles = PyDict::new(py);
+        for (element, role) in &facts.roles {
+            roles.set_item(element, role)?;
+        }
+        out.set_item("roles", roles)?;
+        // One Python object per distinct value, the key of `tokens_of` and shared by the
+        // elements that hold it.
+        let objects: Vec<Bound<'py, PyAny>> = facts
+            .values
+            .iter()
+            .map(|v| match v {
+                Some(text) => PyString::new(py, text).into_any(),
+                None => py.None().into_bound(py),
+            })
+            .collect();
+        let tokens_of = PyDict::new(py);
+        for (value, tokens) in objects.iter().zip(&facts.tokens) {
+            tokens_of.set_item(value, tokens)?;
+        }
+        out.set_item("tokens_of", tokens_of)?;
+        let per_element =
+            |slots: &[i64]| PyList::new(py, slots.iter().map(|&s| objects[s as usize].clone()));
+        out.set_item("ids", per_element(&facts.id_slot)?)?;
+        out.set_item("classes", per_element(&facts.class_slot)?)?;
+        Ok(out)
+    }
+
+    /// Per block and per text of ``texts``: the share of the block's distinct lower-cased
+    /// words (runs of ``\w``) that the text's words hold; float64, one row per block.
+    fn word_overlaps<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<String>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let width = texts.len();
+        let values = py.detach(|| {
+            let sets: Vec<_> = texts.iter().map(|t| overlap::word_set(t)).collect();
+            overlap::overlaps(&self.doc, &sets)
+        });
+        PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])
+    }
+
+    /// Per element, the nearest ancestor-or-self whose tag is in ``tags`` (-1: none).
+    fn nearest<'py>(&self, py: Python<'py>, tags: Vec<String>) -> Bound<'py, PyArray1<i64>> {
+        let out = py.detach(|| self.doc.nearest(&self.dom, &tags));
+        PyArray1::from_vec(py, out)
+    }
+
+    /// The blocks' counts as read-only arrays, in ``thresher.blocks.BlockNumbers``' order:
+    /// chars, words, link_chars, link_words, tags, is_heading (float64) and element (int64).
+    fn block_numbers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let blocks = &self.doc.blocks;
+        let counts: [fn(&thresher_core::Block) -> f64; 6] = [
+            |b| f64::from(b.chars),
+            |b| f64::from(b.words),
+            |b| f64::from(b.link_chars),
+            |b| f64::from(b.link_words),
+            |b| f64::from(b.tags),
+            |b| f64::from(u8::from(b.is_heading)),
+        ];
+        let mut columns = Vec::with_capacity(counts.len() + 1);
+        for count in counts {
+            let array = PyArray1::from_iter(py, blocks.iter().map(count));
+            array.readwrite().make_nonwriteable();
+            columns.push(array.into_any());
+        }
+        let element = PyArray1::from_iter(py, blocks.iter().map(|b| i64::from(b.element)));
+        element.readwrite().make_nonwriteable();
+        columns.push(element.into_any());
+        PyTuple::new(py, columns)
+    }
+
+    // ---- Readability's candidates, id/class tokens, stage 2's context (features/candidates.rs,
+    // features/tokens.rs, features/stage2.rs)
+
+    /// Readability's candidate columns (``CANDIDATE_COLUMNS``), float32, one row per block.
+    fn candidate_columns<'py>(
+        &self,
+        py: Python<'py>,
+        params: &TreeFactsParams,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let values =
+            py.detach(|| candidates::candidate_columns(&self.dom, &self.doc, &self.facts(params)));
+        PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), candidates::NAMES.len()])
+    }
+
+    /// One 0/1 float32 column per token of ``vocabulary``: does the block's element or one of
+    /// its two first ancestors hold the token in its id or class.
+    fn token_columns<'py>(
+        &self,
+        py: Python<'py>,
+        vocabulary: &Vocabulary,
+        params: &TreeFactsParams,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let values = py.detach(|| {
+            tokens::token_columns(&self.doc, &self.facts(params), &vocabulary.vocabulary)
+        });
+        PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), vocabulary.vocabulary.len()])
+    }
+
+    /// ``token_columns`` stored sparsely: ``(indices, offsets)`` (int64), block i holding the
+    /// columns ``indices[offsets[i]:offsets[i + 1]]``, ascending.
+    fn token_bags<'py>(
+        &self,
+        py: Python<'py>,
+        vocabulary: &Vocabulary,
+        params: &TreeFactsParams,
+    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
+        let (indices, offsets) = py
+            .detach(|| tokens::token_bags(&self.doc, &self.facts(params), &vocabulary.vocabulary));
+        (
+            PyArray1::from_vec(py, indices),
+            PyArray1::from_vec(py, offsets),
+        )
+    }
+
+    /// Per block, the distinct id/class tokens of its element and its two first ancestors.
+    fn block_tokens(&self, py: Python<'_>, params: &TreeFactsParams) -> Vec<Vec<String>> {
+        py.detach(|| {
+            let facts = self.facts(params);
+            tokens::block_tokens(&self.doc, &facts)
+                .into_iter()
+                .map(|held| held.into_iter().map(str::to_owned).collect())
+                .collect()
+        })
+    }
+
+    /// Stage 2's context columns (``CONTEXT_COLUMNS``), float32, one row per block, of the
+    /// stage-1 scores ``p`` (one per block).
+    fn context_features<'py>(
+        &self,
+        py: Python<'py>,
+        p: PyReadonlyArray1<'py, f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let p: Vec<f64> = p.as_array().iter().copied().collect();
+        let values = py
+            .detach(|| stage2::context_features(&self.doc, &p))
+            .ok_or_else(|| PyValueError::new_err("p needs one score per block"))?;
+        PyArray1::from_vec(py, values).reshape([p.len(), stage2::NAMES.len()])
+    }
+
+    // ---- end of candidates, tokens, stage 2
+
+    /// The flagship's base feature matrix (float32, one row per block, C-contiguous) and its
+    /// column names: shallow text, tree context, CETR, page level, page structure, template
+    /// paths and the neighbours' columns (``thresher-core``'s ``features::base``). The tree
+    /// facts are those of ``params`` (computed once per page). ``title``, ``structured_text``
+    /// (the JSON-LD bodies and descriptions, the meta descriptions) and ``page_types`` (the
+    /// lower-cased JSON-LD and OpenGraph types) are read from the head by the caller.
+    #[pyo3(signature = (stop_words, params, *, title, structured_text, page_types))]
+    fn base_columns<'py>(
+        &self,
+        py: Python<'py>,
+        stop_words: &StopWords,
+        params: &TreeFactsParams,
+        title: &str,
+        structured_text: &str,
+        page_types: HashSet<String>,
+    ) -> PyResult<(Vec<String>, Bound<'py, PyArray2<f32>>)> {
+        let (names, values) = py.detach(|| {
+            let facts = self.facts(params);
+            let head = Head {
+                title,
+                structured_text,
+                types: &page_types,
+            };
+            let cols = base_columns(
+                &self.dom,
+                &self.doc,
+                &facts,
+                &params.params,
+                &stop_words.words,
+                &head,
+            );
+            let values = cols.row_major(self.doc.blocks.len());
+            (cols.names, values)
+        });
+        let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), names.len()])?;
+        Ok((names, array))
+    }
+
+    /// How many blocks the page has.
+    fn __len__(&self) -> usize {
+        self.doc.blocks.len()
+    }
+}
