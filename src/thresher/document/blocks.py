@@ -241,8 +241,13 @@ class Document:
 
     def json_ld_objects(self) -> list[dict]:
         """Parsed JSON-LD objects (``@graph`` flattened); malformed, huge or too deeply nested
-        scripts are skipped (see :mod:`thresher.document.jsonld`)."""
-        return jsonld.json_ld_objects(self.json_ld)
+        scripts are skipped (see :mod:`thresher.document.jsonld`). Parsed once per document:
+        the features and the metadata both read them."""
+        return list(self._json_ld_parsed)
+
+    @cached_property
+    def _json_ld_parsed(self) -> tuple[dict, ...]:
+        return tuple(jsonld.json_ld_objects(self.json_ld))
 
 
 def normalize_space(text: str) -> str:
