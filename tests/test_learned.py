@@ -497,3 +497,37 @@ def test_expected_f_beta_cut_moves_with_beta():
 def test_beta_must_be_positive():
     with pytest.raises(ValueError):
         flagship.Params(beta=0.0)
+
+
+GATHER_PAGE = (
+    "<html><head><title>Orchard notes</title></head><body><nav><ul>"
+    + "".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(12))
+    + "</ul></nav><main class='content'><h1>Orchard notes</h1>"
+    + "".join(f"<p>Paragraph {i} on pruning apple trees in late winter, before the buds open.</p>"
+              for i in range(30))
+    + "</main><aside class='related'>" + "".join(f"<div class='card'><a href='/r{i}'>Related {i}</a></div>"
+                                                 for i in range(10))
+    + "</aside><footer>Copyright 2024</footer></body></html>")
+
+
+def test_trees_score_the_column_groups_in_place_as_they_score_the_joined_columns():
+    model = L.load_learned(L.shipped_model_path(flagship.MODEL_FILE))
+    stage1, stage2 = model.stage("stage1"), model.stage("stage2")
+    page = L.page_features(build_document(GATHER_PAGE), "en")
+    groups = L.stage1_groups(page, model.token_vocabulary, L.reads_candidates(stage1))
+    joined = L.score_stage(stage1, F.concat(groups))
+    in_place = L.score_groups(stage1, groups, min_rows=0)
+    assert np.array_equal(in_place, joined) and len(joined) == len(page.doc.blocks) > 40
+    around = L.context_features(page.doc, joined)
+    rows = np.arange(len(joined))[::3][::-1]  # a selection, out of order
+    expected = L.score_stage(stage2, F.concat([*groups, around]).rows(rows))
+    assert np.array_equal(L.score_groups(stage2, [*groups, around], rows, min_rows=0), expected)
+    # Below min_rows the joined copy is scored: the same figures.
+    assert np.array_equal(L.score_groups(stage1, groups), joined)
+
+
+def test_gathering_from_groups_that_lack_a_feature_is_a_model_error():
+    model = L.load_learned(L.shipped_model_path(flagship.MODEL_FILE))
+    page = L.page_features(build_document(GATHER_PAGE), "en")
+    with pytest.raises(ModelError, match="does not compute"):
+        L.score_groups(model.stage("stage1"), [page.base], min_rows=0)

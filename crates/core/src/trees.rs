@@ -217,24 +217,82 @@ impl CompleteEnsemble {
         let width = self.width.max(1);
         let mut leaves = vec![0.0; ROW_GROUP * self.trees];
         for (rows, margins) in x.chunks(ROW_GROUP * width).zip(out.chunks_mut(ROW_GROUP)) {
-            let group = rows.len() / width;
-            if group == ROW_GROUP {
-                self.group_leaves::<X, ROW_GROUP>(rows, &mut leaves);
-            } else {
-                // The last, partial group: four rows at a time, then one.
-                let quads = group / 4 * 4;
-                for (q, four) in rows[..quads * width].chunks_exact(4 * width).enumerate() {
-                    self.group_leaves::<X, 4>(four, &mut leaves[4 * q * self.trees..]);
-                }
-                for r in quads..group {
-                    let row = &rows[r * width..(r + 1) * width];
-                    self.group_leaves::<X, 1>(row, &mut leaves[r * self.trees..]);
-                }
+            self.chunk_margins(rows, &mut leaves, margins);
+        }
+    }
+
+    /// The margins of `rows` (at most [`ROW_GROUP`] whole rows) into `margins`.
+    fn chunk_margins<X: SplitValue>(&self, rows: &[X], leaves: &mut [f64], margins: &mut [f64]) {
+        let width = self.width.max(1);
+        let group = rows.len() / width;
+        if group == ROW_GROUP {
+            self.group_leaves::<X, ROW_GROUP>(rows, leaves);
+        } else {
+            // A partial group: four rows at a time, then one.
+            let quads = group / 4 * 4;
+            for (q, four) in rows[..quads * width].chunks_exact(4 * width).enumerate() {
+                self.group_leaves::<X, 4>(four, &mut leaves[4 * q * self.trees..]);
             }
-            for (margin, row_leaves) in margins.iter_mut().zip(leaves.chunks_exact(self.trees)) {
-                *margin = pairwise_sum(row_leaves) + self.base;
+            for r in quads..group {
+                let row = &rows[r * width..(r + 1) * width];
+                self.group_leaves::<X, 1>(row, &mut leaves[r * self.trees..]);
             }
         }
+        for (margin, row_leaves) in margins.iter_mut().zip(leaves.chunks_exact(self.trees)) {
+            *margin = pairwise_sum(row_leaves) + self.base;
+        }
+    }
+
+    /// The margins of rows `rows` of a page whose columns lie in several float32 matrices
+    /// (`groups`, each row-major with its own width), without joining them: column j of
+    /// this ensemble's rows is column `sources[j].1` of group `sources[j].0`. Rows are
+    /// gathered [`ROW_GROUP`] at a time into a small buffer, which the trees walk as in
+    /// [`CompleteEnsemble::margins`]; so the margins are those of the joined rows.
+    pub fn margins_gathered(
+        &self,
+        groups: &[(&[f32], usize)],
+        sources: &[(usize, usize)],
+        rows: &[usize],
+    ) -> Result<Vec<f64>, GatherError> {
+        if sources.len() != self.width {
+            return Err(GatherError::Width);
+        }
+        let height = groups.first().map_or(0, |(data, width)| {
+            data.len().checked_div(*width).unwrap_or(0)
+        });
+        if groups
+            .iter()
+            .any(|(data, width)| data.len() != height * width)
+        {
+            return Err(GatherError::Ragged);
+        }
+        if sources
+            .iter()
+            .any(|&(g, c)| groups.get(g).is_none_or(|(_, width)| c >= *width))
+        {
+            return Err(GatherError::Column);
+        }
+        if rows.iter().any(|&r| r >= height) {
+            return Err(GatherError::Row);
+        }
+        let width = self.width.max(1);
+        // Each source's group and column, resolved once: (the group's values, its width, column).
+        let columns: Vec<(&[f32], usize, usize)> = sources
+            .iter()
+            .map(|&(g, c)| (groups[g].0, groups[g].1, c))
+            .collect();
+        let mut buffer = vec![0.0f32; ROW_GROUP * width];
+        let mut leaves = vec![0.0; ROW_GROUP * self.trees];
+        let mut out = vec![self.base; rows.len()];
+        for (chunk, margins) in rows.chunks(ROW_GROUP).zip(out.chunks_mut(ROW_GROUP)) {
+            for (&row, slot) in chunk.iter().zip(buffer.chunks_exact_mut(width)) {
+                for (value, &(data, group_width, c)) in slot.iter_mut().zip(&columns) {
+                    *value = data[row * group_width + c];
+                }
+            }
+            self.chunk_margins(&buffer[..chunk.len() * width], &mut leaves, margins);
+        }
+        Ok(out)
     }
 
     /// The leaf value of every tree for each of the `G` rows in `rows`, into
@@ -270,6 +328,32 @@ impl CompleteEnsemble {
         }
     }
 }
+
+/// Why rows cannot be gathered from column groups.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GatherError {
+    /// The sources name a different number of columns than the ensemble reads.
+    Width,
+    /// The groups hold different numbers of rows (or a partial row).
+    Ragged,
+    /// A source names a group or a column that does not exist.
+    Column,
+    /// A row index beyond the groups' rows.
+    Row,
+}
+
+impl std::fmt::Display for GatherError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GatherError::Width => "the sources must name one column per column the trees read",
+            GatherError::Ragged => "the column groups differ in their number of rows",
+            GatherError::Column => "a source names a group or column that does not exist",
+            GatherError::Row => "a row index is beyond the groups' rows",
+        })
+    }
+}
+
+impl std::error::Error for GatherError {}
 
 /// A row's value type: float32 rows compare against [`CompleteEnsemble`]'s float32
 /// thresholds, float64 rows against the model's own. `>` is false when either side is NaN,
@@ -493,6 +577,38 @@ mod tests {
             }
         }
         assert!(float32_floor(f64::NAN).is_nan());
+    }
+
+    #[test]
+    fn gathered_rows_score_as_the_joined_rows() {
+        let arrays = stumps();
+        let ensemble = view(&arrays, 0.5);
+        let complete = CompleteEnsemble::new(&ensemble, 2, 2).unwrap().unwrap();
+        // Column 0 of the rows lives in group 1 (column 2), column 1 in group 0 (column 0).
+        let rows = 2 * ROW_GROUP + 5;
+        let a: Vec<f32> = (0..rows).map(|i| (i % 5) as f32 * 0.9).collect();
+        let b: Vec<f32> = (0..rows * 3).map(|i| (i % 7) as f32 * 0.2).collect();
+        let picked: Vec<usize> = (0..rows).rev().step_by(2).collect();
+        let joined: Vec<f32> = picked.iter().flat_map(|&r| [b[r * 3 + 2], a[r]]).collect();
+        let mut expected = vec![0.0; picked.len()];
+        complete.margins(&joined, &mut expected);
+        let groups = [(&a[..], 1), (&b[..], 3)];
+        let got = complete
+            .margins_gathered(&groups, &[(1, 2), (0, 0)], &picked)
+            .unwrap();
+        assert_eq!(got, expected);
+        assert_eq!(
+            complete.margins_gathered(&groups, &[(1, 3), (0, 0)], &picked),
+            Err(GatherError::Column)
+        );
+        assert_eq!(
+            complete.margins_gathered(&groups, &[(1, 2), (0, 0)], &[rows]),
+            Err(GatherError::Row)
+        );
+        assert_eq!(
+            complete.margins_gathered(&groups, &[(1, 2)], &picked),
+            Err(GatherError::Width)
+        );
     }
 
     #[test]

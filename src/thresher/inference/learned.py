@@ -29,7 +29,7 @@ from ..errors import ModelError
 from ..features.candidates import NAMES as CANDIDATE_NAMES, candidate_columns
 from ..features.cetr import block_content
 from .seqmodel import SequenceNet
-from .treemodel import Model, load, probability, sigmoid
+from .treemodel import Model, TreeEnsemble, load, probability, sigmoid
 
 # Kohlschütter's text and link density, as Dragnet names them, plus the block's word count (which
 # Dragnet's own shallow features lack; docs/design-measurements.md).
@@ -82,8 +82,13 @@ def dragnet_features(page: PageFeatures, vocabulary: F.Vocabulary) -> F.Columns:
 def stage1_features(page: PageFeatures, vocabulary: F.Vocabulary, candidates: bool = True) -> F.Columns:
     """The base features, Readability's candidate columns (unless ``candidates`` is false: the
     layout of models trained before they existed) and the vocabulary's token columns."""
+    return F.concat(stage1_groups(page, vocabulary, candidates))
+
+
+def stage1_groups(page: PageFeatures, vocabulary: F.Vocabulary, candidates: bool = True) -> list[F.Columns]:
+    """:func:`stage1_features`' column groups, not joined."""
     groups = [page.base, page.candidates] if candidates else [page.base]
-    return F.concat([*groups, F.token_columns(page.doc, vocabulary)])
+    return [*groups, F.token_columns(page.doc, vocabulary)]
 
 
 def reads_candidates(stage1: Model) -> bool:
@@ -200,8 +205,8 @@ def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vo
     """The flagship's scores. Without a stage-2 model every stage's are stage 1's; a
     ``network`` is averaged in with its weight. Stage 2 scores only the blocks whose stage-1
     score is not ``certain`` (see :func:`uncertain`); the others keep their stage-1 score."""
-    s1 = stage1_features(page, vocabulary, reads_candidates(stage1))
-    own = score_stage(stage1, s1)
+    s1 = stage1_groups(page, vocabulary, reads_candidates(stage1))
+    own = score_groups(stage1, s1)
     net = network_scores(network, page)
     weight = network.weight if network is not None else 0.0
     if stage2 is None:
@@ -210,7 +215,7 @@ def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vo
     context = own.copy()
     rows = uncertain(own, certain)
     if rows.any():
-        context[rows] = score_stage(stage2, stage2_layout(s1.rows(rows), around.rows(rows)))
+        context[rows] = score_groups(stage2, [*s1, around], np.flatnonzero(rows))
     guarded = guard_confident(own, context, around.column("run_member") > 0, confident)
     return StageScores(own, context, guarded, net, blend(guarded, net, weight))
 
@@ -304,3 +309,57 @@ def checked(model: Model, columns: F.Columns) -> np.ndarray:
 
 def score_stage(model: Model, columns: F.Columns) -> np.ndarray:
     return probability(model, checked(model, columns))
+
+
+# Pages of at least this many blocks have their tree ensembles read the column groups in place
+# (see score_groups): below it the joined copy is small and numpy makes it faster than the core
+# gathers the columns; above it the copies grow with the page into most of its memory.
+GATHER_MIN_ROWS = 4096
+
+
+def score_groups(model: Model, groups: list[F.Columns], rows: np.ndarray | None = None,
+                 min_rows: int = GATHER_MIN_ROWS) -> np.ndarray:
+    """:func:`score_stage` of the ``groups`` joined side by side, on ``rows`` (indices; all rows
+    when None). On a page of ``min_rows`` blocks or more a tree ensemble reads the
+    groups in place, gathering the columns its splits read a few rows at a time
+    (:func:`gather_plan`), so no joined copy of the page's columns is made; the scores are the
+    same either way. Other models, and trees too deep for the core's complete layout, read the
+    joined copy."""
+    height = len(groups[0].values) if groups else 0
+    large = height >= min_rows
+    plan = gather_plan(model, tuple(group.names for group in groups)) \
+        if large and isinstance(model, TreeEnsemble) else None
+    if plan is not None:
+        compact, sources = plan
+        if rows is None or len(rows):
+            values = [np.ascontiguousarray(group.values, np.float32) for group in groups]
+            try:
+                margins = compact._compiled(len(sources)).margins_gathered(values, sources, rows)
+            except ValueError as exc:
+                raise ModelError(f"a tree model does not fit its rows: {exc}") from None
+            return sigmoid(margins)
+    joined = F.concat(groups)
+    return score_stage(model, joined if rows is None else joined.rows(rows))
+
+
+def gather_plan(model: TreeEnsemble, layout: tuple[tuple[str, ...], ...]) -> tuple[TreeEnsemble, np.ndarray] | None:
+    """``model`` reading only the features its splits read, and where each of those lies in
+    column groups named ``layout``: an int64 matrix of (group, column) rows. None when the
+    core cannot walk the model over groups (trees deeper than its complete layout). Built
+    once per model and layout (a page's groups are named alike on every page). A feature the
+    model was trained on that the groups lack is a ModelError, as :func:`checked` makes it."""
+    plans = model.__dict__.setdefault("_gather_plans", {})  # derived data, never changed after
+    if layout in plans:
+        return plans[layout]
+    names = tuple(name for group in layout for name in group)
+    if F.selection(names, tuple(model.feature_names))[1]:
+        checked(model, F.Columns(names, np.zeros((0, len(names)), np.float32)))  # raises its ModelError
+    read = tuple(sorted(model.read_features()))
+    flat, _ = F.selection(names, read)
+    group_of = np.repeat(np.arange(len(layout)), [len(group) for group in layout])
+    first = np.cumsum([0] + [len(group) for group in layout])[:-1]
+    sources = np.column_stack([group_of[flat], flat - first[group_of[flat]]]).astype(np.int64).reshape(-1, 2)
+    compact = model.with_feature_names(read)
+    plan = (compact, sources) if read and compact._compiled(len(read)).complete else None
+    plans[layout] = plan
+    return plan
