@@ -22,6 +22,7 @@ from .algorithms.base import Classification
 from .document.blocks import Block, Document, ElementTable
 from .document.selectors import matching_elements, parse_selectors
 from .options import SeenTexts
+from .render.common import nearest
 
 
 @dataclass(frozen=True)
@@ -85,11 +86,9 @@ def comment_drop(doc: Document, keep: Sequence[bool], comments: np.ndarray,
 
 def table_blocks(doc: Document) -> np.ndarray:
     """Per block: it lies inside a ``<table>``."""
-    tags, parents = doc.elements.tags, doc.elements.parents
-    inside = [False] * len(tags)
-    for i, (tag, parent) in enumerate(zip(tags, parents)):
-        inside[i] = tag == "table" or (parent >= 0 and inside[parent])
-    return np.array([inside[block.element] for block in doc.blocks], bool)
+    if not doc.blocks:
+        return np.zeros(0, bool)
+    return np.asarray(nearest(doc, frozenset({"table"})), np.int64)[doc.numbers.element] >= 0
 
 
 def repeated_blocks(blocks: Sequence[Block], keep: Sequence[bool], seen: SeenTexts) -> np.ndarray:

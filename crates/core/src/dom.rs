@@ -112,10 +112,7 @@ impl Dom {
 
     /// The value of attribute `name` of element `id`.
     pub fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
-        self.attributes(id)
-            .iter()
-            .find(|a| &*a.name == name)
-            .map(|a| &*a.value)
+        attr_value(self.attributes(id), name)
     }
 
     /// The text of a text node (`""` for other nodes).
@@ -205,6 +202,15 @@ impl From<Attribute> for Attr {
             value: String::from(&*attr.value),
         }
     }
+}
+
+/// The value of attribute `name` among `attrs` (an element's attributes, or the ones a
+/// document holds of them).
+pub fn attr_value<'a>(attrs: &'a [Attr], name: &str) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|a| &*a.name == name)
+        .map(|a| a.value.as_str())
 }
 
 /// html5ever's void elements: inserted and never pushed on the stack of open elements.

@@ -6,7 +6,7 @@
 use crate::hash::{HashMap, HashSet};
 
 use crate::document::{held_attributes, Document};
-use crate::dom::Dom;
+use crate::dom::{attr_value, Dom};
 use crate::text::is_space;
 
 /// The comment-section detector's word lists (lower case).
@@ -98,13 +98,8 @@ pub fn comment_elements(
         let inherited = parent.is_some_and(|p| p < i && inside[p]);
         let mut own = || {
             let attrs = held_attributes(dom, doc, i, attributes);
-            let value = |name: &str| {
-                attrs
-                    .iter()
-                    .find(|a| &*a.name == name)
-                    .map(|a| a.value.as_str())
-            };
-            memo.names_section(params, dom.tag(doc.nodes[i]), value("class"), value("id"))
+            let (class, id) = (attr_value(attrs, "class"), attr_value(attrs, "id"));
+            memo.names_section(params, dom.tag(doc.nodes[i]), class, id)
         };
         inside.push(inherited || own());
     }

@@ -6,8 +6,8 @@
 
 use crate::hash::{HashMap, HashMapExt, HashSet};
 
-use crate::document::{is_skipped_tag, Document};
-use crate::dom::{Attr, Dom};
+use crate::document::{held_attributes, Document};
+use crate::dom::{attr_value, Attr, Dom};
 use crate::text::{hides, is_space};
 
 /// What the facts are computed with (the Python layer's constants, handed over once).
@@ -66,13 +66,6 @@ fn hidden_by(attrs: &[Attr]) -> bool {
         "style" => hides(&a.value),
         _ => false,
     })
-}
-
-fn value<'a>(attrs: &'a [Attr], name: &str) -> Option<&'a str> {
-    attrs
-        .iter()
-        .find(|a| &*a.name == name)
-        .map(|a| a.value.as_str())
 }
 
 /// Slots for distinct attribute values, in the order they are first met.
@@ -137,13 +130,6 @@ pub fn path_hashes(codes: &[[u64; 2]], parents: &[usize], depths: &[i64]) -> Vec
 pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreeParams) -> TreeFacts {
     let n = doc.len();
     let tags: Vec<&str> = doc.nodes.iter().map(|&node| dom.tag(node)).collect();
-    let attrs_of = |i: usize| -> &[Attr] {
-        if attributes || tags[i] == "html" || is_skipped_tag(tags[i]) {
-            dom.attributes(doc.nodes[i])
-        } else {
-            &[]
-        }
-    };
     let mut slots = Slots {
         index: HashMap::new(),
         values: Vec::new(),
@@ -161,13 +147,15 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
         ..TreeFacts::default()
     };
     for i in 0..n {
-        let attrs = attrs_of(i);
-        facts.id_slot.push(slots.slot(value(attrs, "id")) as i64);
+        let attrs = held_attributes(dom, doc, i, attributes);
+        facts
+            .id_slot
+            .push(slots.slot(attr_value(attrs, "id")) as i64);
         facts
             .class_slot
-            .push(slots.slot(value(attrs, "class")) as i64);
+            .push(slots.slot(attr_value(attrs, "class")) as i64);
         facts.hidden.push(hidden_by(attrs));
-        if let Some(role) = value(attrs, "role").filter(|r| !r.is_empty()) {
+        if let Some(role) = attr_value(attrs, "role").filter(|r| !r.is_empty()) {
             facts.roles.push((i, role.to_owned()));
         }
     }
