@@ -1,0 +1,196 @@
+use super::*;
+
+/// feature, threshold, left, right, value, roots.
+type Arrays = (Vec<i32>, Vec<f64>, Vec<i32>, Vec<i32>, Vec<f64>, Vec<i32>);
+
+fn view(a: &Arrays, base: f64) -> Ensemble<'_> {
+    Ensemble {
+        feature: &a.0,
+        threshold: &a.1,
+        left: &a.2,
+        right: &a.3,
+        value: &a.4,
+        roots: &a.5,
+        base,
+    }
+}
+
+/// Two stumps on columns 0 and 1.
+fn stumps() -> Arrays {
+    (
+        vec![0, -1, -1, 1, -1, -1],
+        vec![0.5, 0.0, 0.0, 2.0, 0.0, 0.0],
+        vec![1, 1, 2, 4, 4, 5],
+        vec![2, 1, 2, 5, 4, 5],
+        vec![0.0, -1.0, 1.0, 0.0, 10.0, 20.0],
+        vec![0, 3],
+    )
+}
+
+#[test]
+fn rows_follow_their_splits_and_sum_the_leaves() {
+    let arrays = stumps();
+    let ensemble = view(&arrays, 0.25);
+    let x = [0.5, 2.0, 0.6, 2.1, f64::NAN, f64::NAN];
+    let mut out = [0.0; 3];
+    ensemble.margins(&x, 2, &mut out).unwrap();
+    let mut out32 = [0.0; 3];
+    let x32 = x.map(|v| v as f32);
+    ensemble.margins(&x32, 2, &mut out32).unwrap();
+    assert_eq!(out, out32);
+    // x <= threshold goes left; NaN compares false and so goes left too.
+    assert_eq!(
+        out,
+        [-1.0 + 10.0 + 0.25, 1.0 + 20.0 + 0.25, -1.0 + 10.0 + 0.25]
+    );
+}
+
+#[test]
+fn bad_indices_are_errors_not_panics() {
+    let mut arrays = stumps();
+    assert_eq!(
+        view(&arrays, 0.0).validate(1),
+        Err(TreeError::BadFeature(1))
+    );
+    arrays.2[0] = 99;
+    assert_eq!(view(&arrays, 0.0).validate(2), Err(TreeError::BadNode(99)));
+}
+
+#[test]
+fn a_cycle_is_reported() {
+    let feature = [0, 0];
+    let threshold = [1.0, 1.0];
+    let next = [1, 0];
+    let value = [0.0, 0.0];
+    let ensemble = Ensemble {
+        feature: &feature,
+        threshold: &threshold,
+        left: &next,
+        right: &next,
+        value: &value,
+        roots: &[0],
+        base: 0.0,
+    };
+    let mut out = [0.0];
+    assert_eq!(ensemble.margins(&[0.0], 1, &mut out), Err(TreeError::Cycle));
+}
+
+#[test]
+fn the_complete_layout_scores_as_the_node_walk() {
+    let arrays = stumps();
+    let ensemble = view(&arrays, 0.5);
+    let x = [0.5, 2.0, 0.6, 2.1, f64::NAN, 9.0, -1.0, f64::NAN];
+    let mut walked = [0.0; 4];
+    ensemble.margins(&x, 2, &mut walked).unwrap();
+    for levels in [1, 3] {
+        let complete = CompleteEnsemble::new(&ensemble, 2, levels)
+            .unwrap()
+            .unwrap();
+        let mut out = [0.0; 4];
+        complete.margins(&x, &mut out);
+        assert_eq!(out, walked);
+    }
+    assert_eq!(CompleteEnsemble::new(&ensemble, 2, 0).unwrap(), None);
+}
+
+#[test]
+fn rows_in_groups_and_in_the_remainder_score_as_the_node_walk() {
+    let arrays = stumps();
+    let ensemble = view(&arrays, -0.5);
+    // 2 full groups and a remainder of 7 rows (a group of 4 and 3 single rows), with NaNs and ties on the thresholds.
+    let rows = 2 * ROW_GROUP + 7;
+    let x: Vec<f64> = (0..rows * 2)
+        .map(|i| match i % 7 {
+            0 => f64::NAN,
+            1 => 0.5,
+            2 => 2.0,
+            k => k as f64 * 0.37 - 0.4,
+        })
+        .collect();
+    let mut walked = vec![0.0; rows];
+    ensemble.margins(&x, 2, &mut walked).unwrap();
+    let complete = CompleteEnsemble::new(&ensemble, 2, 2).unwrap().unwrap();
+    let mut out = vec![0.0; rows];
+    complete.margins(&x, &mut out);
+    assert_eq!(out, walked);
+}
+
+#[test]
+fn float32_rows_split_as_their_float64_values() {
+    let ts = [
+        0.1,
+        -0.1,
+        1e-45,
+        -1e-45,
+        3.5e38,
+        -3.5e38,
+        1.0,
+        0.0,
+        -0.0,
+        f64::INFINITY,
+    ];
+    let xs = [
+        0.1f32,
+        -0.1,
+        0.0,
+        -0.0,
+        1.0,
+        f32::MIN_POSITIVE,
+        f32::MAX,
+        f32::MIN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
+    for t in ts {
+        let floor = float32_floor(t);
+        assert!(f64::from(floor) <= t);
+        for x in xs {
+            assert_eq!(x > floor, f64::from(x) > t, "x {x} t {t}");
+            for y in [x.next_up(), x.next_down()] {
+                assert_eq!(y > floor, f64::from(y) > t, "x {y} t {t}");
+            }
+        }
+    }
+    assert!(float32_floor(f64::NAN).is_nan());
+}
+
+#[test]
+fn gathered_rows_score_as_the_joined_rows() {
+    let arrays = stumps();
+    let ensemble = view(&arrays, 0.5);
+    let complete = CompleteEnsemble::new(&ensemble, 2, 2).unwrap().unwrap();
+    // Column 0 of the rows lives in group 1 (column 2), column 1 in group 0 (column 0).
+    let rows = 2 * ROW_GROUP + 5;
+    let a: Vec<f32> = (0..rows).map(|i| (i % 5) as f32 * 0.9).collect();
+    let b: Vec<f32> = (0..rows * 3).map(|i| (i % 7) as f32 * 0.2).collect();
+    let picked: Vec<usize> = (0..rows).rev().step_by(2).collect();
+    let joined: Vec<f32> = picked.iter().flat_map(|&r| [b[r * 3 + 2], a[r]]).collect();
+    let mut expected = vec![0.0; picked.len()];
+    complete.margins(&joined, &mut expected);
+    let groups = [(&a[..], 1), (&b[..], 3)];
+    let got = complete
+        .margins_gathered(&groups, &[(1, 2), (0, 0)], &picked)
+        .unwrap();
+    assert_eq!(got, expected);
+    assert_eq!(
+        complete.margins_gathered(&groups, &[(1, 3), (0, 0)], &picked),
+        Err(GatherError::Column)
+    );
+    assert_eq!(
+        complete.margins_gathered(&groups, &[(1, 2), (0, 0)], &[rows]),
+        Err(GatherError::Row)
+    );
+    assert_eq!(
+        complete.margins_gathered(&groups, &[(1, 2)], &picked),
+        Err(GatherError::Width)
+    );
+}
+
+#[test]
+fn pairwise_sum_matches_plain_sum_on_exact_values() {
+    let values: Vec<f64> = (0..300).map(f64::from).collect();
+    assert_eq!(pairwise_sum(&values), 299.0 * 300.0 / 2.0);
+    assert_eq!(pairwise_sum(&values[..5]), 10.0);
+    assert_eq!(pairwise_sum(&[]), 0.0);
+}
