@@ -9,12 +9,19 @@
 //!    so the cost stays linear in the page's length;
 //! 4. a width-3 convolution (residual, ReLU), a layer norm and one logit per block.
 //!
-//! Weights keep the shapes PyTorch's `Linear` (out, in), `Conv1d` (out, in, width)
-//! and `LayerNorm` give them. Matrices are row-major `Vec<f32>`, one row per block.
+//! Weights arrive in the shapes PyTorch's `Linear` (out, in), `Conv1d` (out, in, width)
+//! and `LayerNorm` give them and are laid out once for [`kernels`] (dense layers as tiles of
+//! outputs, convolutions as dense layers over windows of rows). Matrices are row-major
+//! `Vec<f32>`, one row per block. The arithmetic is float32 with fused multiply-adds and an
+//! exponential accurate to a few units in the last place, so the logits are PyTorch's up to
+//! float32 rounding, and the same on every processor.
+
+mod kernels;
 
 use crate::hash::HashMap;
-
-use ndarray::{s, Array2, ArrayView2};
+#[cfg(target_arch = "x86_64")]
+use kernels::Avx2;
+use kernels::{attention, layer_norm, AttentionScratch, Dense, Heads, Kernels, Portable, Then};
 
 /// A page is computed this many attention chunks at a time (see [`SeqNet::margins`]).
 const SEGMENT_CHUNKS: usize = 64;
@@ -57,58 +64,19 @@ impl std::fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// A dense layer. PyTorch stores the weight as (out, in); it is kept transposed, (in, out),
-/// for one matrix product per layer (ndarray's, with the processor's vector instructions
-/// chosen at run time).
-#[derive(Clone, Debug)]
-struct Linear {
-    weight: Array2<f32>,
-    bias: Vec<f32>,
-    inputs: usize,
-    outputs: usize,
-}
-
-impl Linear {
-    fn new(weight: &[f32], bias: Vec<f32>, inputs: usize, outputs: usize) -> Self {
-        let weight = ArrayView2::from_shape((outputs, inputs), weight)
-            .expect("shape checked by the caller")
-            .t()
-            .as_standard_layout()
-            .into_owned();
-        Linear {
-            weight,
-            bias,
-            inputs,
-            outputs,
-        }
-    }
-
-    /// `x` (rows × inputs) times the weight's transpose, plus the bias.
-    fn apply(&self, x: &[f32]) -> Vec<f32> {
-        let rows = x.len() / self.inputs;
-        let x = ArrayView2::from_shape((rows, self.inputs), x).expect("whole rows");
-        let mut out = x.dot(&self.weight);
-        for mut row in out.rows_mut() {
-            for (o, b) in row.iter_mut().zip(&self.bias) {
-                *o += b;
-            }
-        }
-        out.into_raw_vec_and_offset().0
-    }
-}
-
-/// A convolution over rows with zero padding at both ends, as one matrix product: row i
-/// of the windows holds rows i - width/2 .. i + width/2 of the input side by side. PyTorch
+/// A convolution over rows with zero padding at both ends, as a dense layer over windows:
+/// row i's window is rows i - width/2 .. i + width/2 of the input side by side, which in a
+/// copy of the rows padded with width/2 zero rows at each end is one contiguous run. PyTorch
 /// stores the weight as (out, in, width); it is laid out as a dense layer over the windows.
 #[derive(Clone, Debug)]
 struct Conv {
-    dense: Linear,
+    dense: Dense,
     channels: usize,
     width: usize,
 }
 
 impl Conv {
-    fn new(weight: &[f32], bias: Vec<f32>, channels: usize, width: usize) -> Self {
+    fn new(weight: &[f32], bias: &[f32], channels: usize, width: usize) -> Self {
         // (out, in, width) -> (out, width, in): each window is the taps' rows side by side.
         let mut laid = vec![0.0; weight.len()];
         for o in 0..channels {
@@ -119,25 +87,22 @@ impl Conv {
             }
         }
         Conv {
-            dense: Linear::new(&laid, bias, channels * width, channels),
+            dense: Dense::new(&laid, bias, channels * width, channels),
             channels,
             width,
         }
     }
 
-    fn apply(&self, x: &[f32]) -> Vec<f32> {
+    /// `h` plus the ReLU of the convolution of `h`; `padded` is a buffer to reuse.
+    #[inline(always)]
+    fn add_relu<K: Kernels>(&self, kernels: K, h: &mut [f32], padded: &mut Vec<f32>) {
         let d = self.channels;
-        let rows = x.len() / d;
+        let rows = h.len() / d;
         let half = self.width / 2;
-        let mut windows = vec![0.0f32; rows * d * self.width];
-        for (i, window) in windows.chunks_exact_mut(d * self.width).enumerate() {
-            for (k, slot) in window.chunks_exact_mut(d).enumerate() {
-                if let Some(source) = (i + k).checked_sub(half).filter(|&r| r < rows) {
-                    slot.copy_from_slice(&x[source * d..(source + 1) * d]);
-                }
-            }
-        }
-        self.dense.apply(&windows)
+        padded.clear();
+        padded.resize((rows + 2 * half) * d, 0.0);
+        padded[half * d..(half + rows) * d].copy_from_slice(h);
+        self.dense.apply(kernels, padded, d, rows, h, Then::AddRelu);
     }
 }
 
@@ -148,32 +113,20 @@ struct Norm {
 }
 
 impl Norm {
-    fn apply(&self, x: &[f32]) -> Vec<f32> {
-        let d = self.weight.len();
-        let mut out = Vec::with_capacity(x.len());
-        for row in x.chunks_exact(d) {
-            let mean = row.iter().sum::<f32>() / d as f32;
-            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / d as f32;
-            let deviation = (var + LAYER_NORM_EPS).sqrt();
-            out.extend(
-                row.iter()
-                    .zip(&self.weight)
-                    .zip(&self.bias)
-                    .map(|((v, w), b)| (v - mean) / deviation * w + b),
-            );
-        }
-        out
+    #[inline(always)]
+    fn apply(&self, x: &[f32], out: &mut [f32]) {
+        layer_norm(x, &self.weight, &self.bias, LAYER_NORM_EPS, out);
     }
 }
 
 #[derive(Clone, Debug)]
 struct Layer {
     ln1: Norm,
-    qkv: Linear,
-    proj: Linear,
+    qkv: Dense,
+    proj: Dense,
     ln2: Norm,
-    ff1: Linear,
-    ff2: Linear,
+    ff1: Dense,
+    ff2: Dense,
 }
 
 /// The network, checked and laid out for inference.
@@ -184,31 +137,15 @@ pub struct SeqNet {
     embedding: Vec<f32>,
     embedding_width: usize,
     tokens: usize,
-    in1: Linear,
-    in2: Linear,
+    in1: Dense,
+    in2: Dense,
     conv1: Conv,
     conv2: Conv,
     layers: Vec<Layer>,
     norm: Norm,
-    out: Linear,
+    out: Dense,
     heads: usize,
     chunk: usize,
-}
-
-fn gelu(x: f32) -> f32 {
-    0.5 * x * (1.0 + (0.797_884_6 * (x + 0.044_715 * x * x * x)).tanh())
-}
-
-fn add_relu(h: &mut [f32], update: &[f32]) {
-    for (a, b) in h.iter_mut().zip(update) {
-        *a += b.max(0.0);
-    }
-}
-
-fn add(h: &mut [f32], update: &[f32]) {
-    for (a, b) in h.iter_mut().zip(update) {
-        *a += b;
-    }
 }
 
 /// The weights by name, as the model file holds them, with their shapes checked.
@@ -232,14 +169,10 @@ impl Weights<'_> {
         Ok(values.clone())
     }
 
-    fn linear(&self, name: &str, inputs: usize, outputs: usize) -> Result<Linear, NetError> {
+    fn linear(&self, name: &str, inputs: usize, outputs: usize) -> Result<Dense, NetError> {
         let weight = self.get(&format!("{name}.weight"), inputs * outputs)?;
-        Ok(Linear::new(
-            &weight,
-            self.get(&format!("{name}.bias"), outputs)?,
-            inputs,
-            outputs,
-        ))
+        let bias = self.get(&format!("{name}.bias"), outputs)?;
+        Ok(Dense::new(&weight, &bias, inputs, outputs))
     }
 
     fn norm(&self, name: &str, width: usize) -> Result<Norm, NetError> {
@@ -253,7 +186,7 @@ impl Weights<'_> {
         let weight = self.get(&format!("{name}.weight"), width * width * taps)?;
         Ok(Conv::new(
             &weight,
-            self.get(&format!("{name}.bias"), width)?,
+            &self.get(&format!("{name}.bias"), width)?,
             width,
             taps,
         ))
@@ -380,16 +313,64 @@ impl SeqNet {
         offsets: &[i64],
         range: std::ops::Range<usize>,
     ) -> Vec<f32> {
-        let first = range.start;
-        let mut h = self.input(values, indices, offsets, range);
-        let update = self.conv1.apply(&h);
-        add_relu(&mut h, &update);
-        for layer in &self.layers {
-            self.transform(&mut h, layer, first);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::detect() {
+            // SAFETY: `logits_avx2` is compiled for AVX2 and FMA, which `detect` found.
+            return unsafe { self.logits_avx2(avx2, values, indices, offsets, range) };
         }
-        let update = self.conv2.apply(&h);
-        add_relu(&mut h, &update);
-        self.out.apply(&self.norm.apply(&h))
+        self.logits_with(Portable, values, indices, offsets, range)
+    }
+
+    /// [`SeqNet::logits_with`] the AVX2 kernels, its loops compiled for AVX2 and FMA too.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    fn logits_avx2(
+        &self,
+        avx2: Avx2,
+        values: &[f32],
+        indices: &[i64],
+        offsets: &[i64],
+        range: std::ops::Range<usize>,
+    ) -> Vec<f32> {
+        self.logits_with(avx2, values, indices, offsets, range)
+    }
+
+    /// [`SeqNet::logits`] with `kernels` (the same results with either: see [`kernels`]).
+    #[inline(always)]
+    fn logits_with<K: Kernels>(
+        &self,
+        kernels: K,
+        values: &[f32],
+        indices: &[i64],
+        offsets: &[i64],
+        range: std::ops::Range<usize>,
+    ) -> Vec<f32> {
+        let first = range.start;
+        let rows = range.len();
+        let d = self.in2.outputs();
+        let mut buffers = Buffers::default();
+        let mut h = vec![0.0f32; rows * d];
+        self.input(
+            kernels,
+            values,
+            indices,
+            offsets,
+            range,
+            &mut buffers,
+            &mut h,
+        );
+        self.conv1.add_relu(kernels, &mut h, &mut buffers.padded);
+        for layer in &self.layers {
+            self.transform(kernels, &mut h, layer, first, &mut buffers);
+        }
+        self.conv2.add_relu(kernels, &mut h, &mut buffers.padded);
+        let normed = &mut buffers.normed;
+        normed.resize(rows * d, 0.0);
+        self.norm.apply(&h, normed);
+        let mut logits = vec![0.0f32; rows];
+        self.out
+            .apply(kernels, normed, d, rows, &mut logits, Then::Store);
+        logits
     }
 
     fn check_tokens(&self, rows: usize, indices: &[i64], offsets: &[i64]) -> Result<(), NetError> {
@@ -416,89 +397,104 @@ impl SeqNet {
         Ok(())
     }
 
-    /// The perceptron over each block's standardised inputs and mean token embedding.
-    fn input(
+    /// The perceptron over each block's standardised inputs and mean token embedding, into `h`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn input<K: Kernels>(
         &self,
+        kernels: K,
         values: &[f32],
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
-    ) -> Vec<f32> {
+        buffers: &mut Buffers,
+        h: &mut [f32],
+    ) {
         let numeric = self.numeric();
         let e = self.embedding_width;
-        let mut x = Vec::with_capacity(range.len() * (numeric + e));
-        for i in range {
+        let rows = range.len();
+        let x = &mut buffers.inputs;
+        x.clear();
+        x.resize(rows * (numeric + e), 0.0);
+        let (centre, scale) = (&self.mean[..numeric], &self.scale[..numeric]);
+        for (i, x) in range.zip(x.chunks_exact_mut(numeric + e)) {
+            let (standard, mean) = x.split_at_mut(numeric);
             let row = &values[i * numeric..(i + 1) * numeric];
-            x.extend(
-                row.iter()
-                    .zip(&self.mean)
-                    .zip(&self.scale)
-                    .map(|((v, m), s)| ((v - m) / s).clamp(-CLIP, CLIP)),
-            );
+            for j in 0..numeric {
+                standard[j] = ((row[j] - centre[j]) / scale[j]).clamp(-CLIP, CLIP);
+            }
             let tokens = &indices[offsets[i] as usize..offsets[i + 1] as usize];
-            let mut sum = vec![0.0f32; e];
             for &t in tokens {
-                add(
-                    &mut sum,
-                    &self.embedding[t as usize * e..(t as usize + 1) * e],
-                );
+                let embedding = &self.embedding[t as usize * e..(t as usize + 1) * e];
+                for (m, v) in mean.iter_mut().zip(embedding) {
+                    *m += v;
+                }
             }
             let count = tokens.len().max(1) as f32;
-            x.extend(sum.iter().map(|s| s / count));
+            for m in mean.iter_mut() {
+                *m /= count;
+            }
         }
-        let hidden: Vec<f32> = self.in1.apply(&x).into_iter().map(gelu).collect();
-        self.in2.apply(&hidden)
+        let hidden = &mut buffers.hidden;
+        hidden.resize(rows * self.in1.outputs(), 0.0);
+        self.in1
+            .apply(kernels, x, numeric + e, rows, hidden, Then::Gelu);
+        let width = self.in1.outputs();
+        self.in2.apply(kernels, hidden, width, rows, h, Then::Store);
     }
 
     /// One transformer layer over rows whose first is the page's row `first`.
-    fn transform(&self, h: &mut [f32], layer: &Layer, first: usize) {
-        let qkv = layer.qkv.apply(&layer.ln1.apply(h));
-        let mixed = self.attention(&qkv, h.len() / self.in2.outputs, first);
-        add(h, &layer.proj.apply(&mixed));
-        let inner: Vec<f32> = layer
+    #[inline(always)]
+    fn transform<K: Kernels>(
+        &self,
+        kernels: K,
+        h: &mut [f32],
+        layer: &Layer,
+        first: usize,
+        buffers: &mut Buffers,
+    ) {
+        let d = self.in2.outputs();
+        let rows = h.len() / d;
+        let Buffers {
+            normed,
+            qkv,
+            mixed,
+            hidden,
+            attention: scratch,
+            ..
+        } = buffers;
+        normed.resize(rows * d, 0.0);
+        qkv.resize(rows * 3 * d, 0.0);
+        mixed.resize(rows * d, 0.0);
+        hidden.resize(rows * layer.ff1.outputs(), 0.0);
+        layer.ln1.apply(h, normed);
+        layer.qkv.apply(kernels, normed, d, rows, qkv, Then::Store);
+        let shape = Heads {
+            width: d,
+            heads: self.heads,
+            chunk: self.chunk,
+        };
+        attention(kernels, qkv, rows, first, shape, scratch, mixed);
+        layer.proj.apply(kernels, mixed, d, rows, h, Then::Add);
+        layer.ln2.apply(h, normed);
+        layer
             .ff1
-            .apply(&layer.ln2.apply(h))
-            .into_iter()
-            .map(|v| v.max(0.0))
-            .collect();
-        add(h, &layer.ff2.apply(&inner));
+            .apply(kernels, normed, d, rows, hidden, Then::Relu);
+        let inner = layer.ff1.outputs();
+        layer.ff2.apply(kernels, hidden, inner, rows, h, Then::Add);
     }
+}
 
-    /// Multi-head attention of each block over the blocks of its own chunk; `qkv` holds
-    /// each row's queries, keys and values side by side. Row 0 is the page's row `first`:
-    /// chunks start at the page's multiples of the chunk size.
-    fn attention(&self, qkv: &[f32], rows: usize, first: usize) -> Vec<f32> {
-        let d = self.in2.outputs;
-        let size = d / self.heads;
-        let scale = 1.0 / (size as f32).sqrt();
-        let mut out = Array2::<f32>::zeros((rows, d));
-        let qkv = ArrayView2::from_shape((rows, 3 * d), qkv).expect("whole rows");
-        let mut start = 0;
-        while start < rows {
-            let end = (start + self.chunk - (first + start) % self.chunk).min(rows);
-            for head in 0..self.heads {
-                // This head's queries, keys and values over the chunk, as strided views.
-                let at = head * size;
-                let query = qkv.slice(s![start..end, at..at + size]);
-                let key = qkv.slice(s![start..end, d + at..d + at + size]);
-                let value = qkv.slice(s![start..end, 2 * d + at..2 * d + at + size]);
-                let mut weights = query.dot(&key.t());
-                for mut row in weights.rows_mut() {
-                    let top = row.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v)) * scale;
-                    let mut total = 0.0;
-                    for w in row.iter_mut() {
-                        *w = (*w * scale - top).exp();
-                        total += *w;
-                    }
-                    row.mapv_inplace(|w| w / total);
-                }
-                out.slice_mut(s![start..end, at..at + size])
-                    .assign(&weights.dot(&value));
-            }
-            start = end;
-        }
-        out.into_raw_vec_and_offset().0
-    }
+/// The intermediate matrices of one [`SeqNet::logits`] call, reused across its steps.
+#[derive(Default)]
+struct Buffers {
+    inputs: Vec<f32>,
+    hidden: Vec<f32>,
+    padded: Vec<f32>,
+    normed: Vec<f32>,
+    qkv: Vec<f32>,
+    mixed: Vec<f32>,
+    attention: AttentionScratch,
 }
 
 #[cfg(test)]
