@@ -223,6 +223,10 @@ impl CompleteEnsemble {
 
     /// The margins of `rows` (at most [`ROW_GROUP`] whole rows) into `margins`.
     fn chunk_margins<X: SplitValue>(&self, rows: &[X], leaves: &mut [f64], margins: &mut [f64]) {
+        if self.trees == 0 {
+            margins.fill(pairwise_sum(&[]) + self.base);
+            return;
+        }
         let width = self.width.max(1);
         let group = rows.len() / width;
         if group == ROW_GROUP {

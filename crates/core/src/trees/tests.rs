@@ -194,3 +194,18 @@ fn pairwise_sum_matches_plain_sum_on_exact_values() {
     assert_eq!(pairwise_sum(&values[..5]), 10.0);
     assert_eq!(pairwise_sum(&[]), 0.0);
 }
+
+#[test]
+fn an_ensemble_without_trees_gives_its_base() {
+    let arrays: Arrays = (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let ensemble = view(&arrays, 0.75);
+    let complete = CompleteEnsemble::new(&ensemble, 2, 3).unwrap().unwrap();
+    let mut out = [0.0; 3];
+    complete.margins(&[1.0f32; 6], &mut out);
+    assert_eq!(out, [0.75; 3]);
+    let column = [0.5f32; 3];
+    let got = complete
+        .margins_gathered(&[(&column[..], 1)], &[(0, 0), (0, 0)], &[0, 2])
+        .unwrap();
+    assert_eq!(got, [0.75; 2]);
+}
