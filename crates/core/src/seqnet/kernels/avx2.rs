@@ -99,7 +99,8 @@ fn tile<const R: usize>(xs: [&[f32]; R], weights: &[f32], bias: &[f32; TILE]) ->
     let xs = xs.map(|x| &x[..inputs]);
     let start: [__m256; V] = std::array::from_fn(|v| load(&bias[v * LANES..]));
     let mut acc = [start; R];
-    for (k, w) in weights.chunks_exact(TILE).enumerate() {
+    // One input k: each row's value times the tile's weights for k, into its running sums.
+    let mut step = |k: usize, w: &[f32]| {
         let w: [__m256; V] = std::array::from_fn(|v| load(&w[v * LANES..]));
         for (a, x) in acc.iter_mut().zip(&xs) {
             debug_assert!(k < x.len());
@@ -109,6 +110,18 @@ fn tile<const R: usize>(xs: [&[f32]; R], weights: &[f32], bias: &[f32; TILE]) ->
                 *a = _mm256_fmadd_ps(x, *w, *a);
             }
         }
+    };
+    // Four inputs per iteration (less loop overhead), in order, then the rest.
+    let quads = weights.chunks_exact(4 * TILE);
+    let rest = quads.remainder();
+    for (q, four) in quads.enumerate() {
+        for (i, w) in four.chunks_exact(TILE).enumerate() {
+            step(4 * q + i, w);
+        }
+    }
+    let done = inputs / 4 * 4;
+    for (i, w) in rest.chunks_exact(TILE).enumerate() {
+        step(done + i, w);
     }
     let mut out = [[0.0; TILE]; R];
     for (o, a) in out.iter_mut().zip(&acc) {
