@@ -240,6 +240,7 @@ fn attention_runs_within_the_page_s_chunks() {
 }
 
 /// A dense layer with GELU, a layer norm and attention with `kernels`.
+#[cfg(target_arch = "x86_64")]
 fn run<K: Kernels>(
     kernels: K,
     dense: &Dense,
