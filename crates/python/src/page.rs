@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use thresher_core::document::Document;
 use thresher_core::dom::Dom;
-use thresher_core::features::base::{base_matrix, base_names};
+use thresher_core::features::base::{base_columns, base_names};
 use thresher_core::features::page::Head;
 use thresher_core::features::tree::{self, TreeFacts, TreeParams};
 use thresher_core::features::{candidates, overlap, shallow, stage2, tokens};
@@ -64,8 +64,9 @@ static PARAMS_BUILT: AtomicU64 = AtomicU64::new(0);
 pub(crate) struct TreeFactsParams {
     params: TreeParams,
     id: u64,
-    /// The base matrix's column names under these parameters, built on first use.
-    base_names: OnceLock<(Vec<String>, Py<PyTuple>)>,
+    /// The base matrix's column names under these parameters, built on first use (one tuple
+    /// handed to every page).
+    base_names: OnceLock<Py<PyTuple>>,
 }
 
 #[pymethods]
@@ -378,7 +379,7 @@ impl Page {
     // ---- end of candidates, tokens, stage 2
 
     /// The flagship's base feature matrix (float32, one row per block, C-contiguous) and its
-    /// column names: shallow text, tree context, CETR, page level, page structure, template
+    /// column names (a tuple, the same on every page): shallow text, tree context, CETR, page level, page structure, template
     /// paths and the neighbours' columns (``thresher-core``'s ``features::base``). The tree
     /// facts are those of ``params`` (computed once per page). ``title``, ``structured_text``
     /// (the JSON-LD bodies and descriptions, the meta descriptions) and ``page_types`` (the
@@ -393,11 +394,14 @@ impl Page {
         structured_text: &str,
         page_types: HashSet<String>,
     ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyArray2<f32>>)> {
-        let (names, tuple) = params.base_names.get_or_init(|| {
-            let names = base_names(&params.params);
-            let tuple = PyTuple::new(py, &names).map(Bound::unbind);
-            (names, tuple.unwrap_or_else(|_| PyTuple::empty(py).unbind()))
-        });
+        let names = match params.base_names.get() {
+            Some(names) => names.bind(py).clone(),
+            None => {
+                let names = PyTuple::new(py, base_names(&params.params))?;
+                params.base_names.get_or_init(|| names.clone().unbind());
+                names
+            }
+        };
         let values = py.detach(|| {
             let facts = self.facts(params);
             let head = Head {
@@ -405,18 +409,18 @@ impl Page {
                 structured_text,
                 types: &page_types,
             };
-            base_matrix(
+            base_columns(
                 &self.dom,
                 &self.doc,
                 &facts,
                 &params.params,
                 &stop_words.words,
                 &head,
-                names,
             )
+            .row_major(self.doc.blocks.len())
         });
         let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), names.len()])?;
-        Ok((tuple.bind(py).clone(), array))
+        Ok((names, array))
     }
 
     /// How many blocks the page has.

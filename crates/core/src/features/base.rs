@@ -22,10 +22,28 @@ pub fn base_columns(
     stop_words: &HashSet<String>,
     head: &Head<'_>,
 ) -> Columns {
+    let block_tags: Vec<&str> = doc
+        .blocks
+        .iter()
+        .map(|b| dom.tag(doc.nodes[b.element as usize]))
+        .collect();
     let mut own = Columns::default();
-    own_groups(dom, doc, facts, params, stop_words, head, |group| {
-        own.extend(group)
-    });
+    let rows = shallow::shallow_text(doc, stop_words);
+    let width = shallow::COLUMNS.len();
+    for (j, name) in shallow::COLUMNS.iter().enumerate() {
+        let column = rows.get(j..).unwrap_or_default();
+        own.push_f32(*name, column.iter().step_by(width).copied().collect());
+    }
+    own.extend(context::columns(
+        doc,
+        &block_tags,
+        facts,
+        &params.context_tags,
+    ));
+    own.extend(cetr::columns(doc));
+    own.extend(page::columns(doc, head));
+    own.extend(structure::columns(doc, &block_tags, head.title));
+    own.extend(template::columns(doc, facts));
     let around = neighbours::columns(&own, &neighbours::NEIGHBOUR_COLUMNS, &neighbours::OFFSETS);
     own.extend(around);
     own
@@ -50,95 +68,6 @@ pub fn base_names(params: &TreeParams) -> Vec<String> {
         &head,
     )
     .names
-}
-
-/// [`base_columns`]' values row after row (one row per block), laid out as `names`
-/// ([`base_names`] of `params`). Each group is written into the matrix as it is computed and
-/// the neighbours are read from it, so no group outlives its turn: on a page of many blocks
-/// the matrix is most of the memory.
-pub fn base_matrix(
-    dom: &Dom,
-    doc: &Document,
-    facts: &TreeFacts,
-    params: &TreeParams,
-    stop_words: &HashSet<String>,
-    head: &Head<'_>,
-    names: &[String],
-) -> Vec<f32> {
-    let (rows, width) = (doc.blocks.len(), names.len());
-    let mut values = vec![0.0f32; rows * width];
-    let mut at = 0;
-    own_groups(dom, doc, facts, params, stop_words, head, |group| {
-        let end = at + group.values.len();
-        if end <= width {
-            for (i, row) in values.chunks_exact_mut(width).enumerate() {
-                for (cell, column) in row[at..end].iter_mut().zip(&group.values) {
-                    *cell = column.get(i).copied().unwrap_or(0.0);
-                }
-            }
-        }
-        at = end;
-    });
-    // Each neighbour column: its offset and the own column it reads.
-    let own = at.min(width);
-    let sources: Vec<(i64, usize)> = neighbours::OFFSETS
-        .iter()
-        .flat_map(|&offset| {
-            neighbours::NEIGHBOUR_COLUMNS
-                .iter()
-                .filter_map(move |name| {
-                    let source = names[..own].iter().position(|n| n == name)?;
-                    Some((offset, source))
-                })
-        })
-        .collect();
-    if own + sources.len() <= width {
-        for i in 0..rows {
-            for (k, &(offset, source)) in sources.iter().enumerate() {
-                let from = usize::try_from(i as i64 + offset)
-                    .ok()
-                    .filter(|&r| r < rows);
-                values[i * width + own + k] = from.map_or(0.0, |r| values[r * width + source]);
-            }
-        }
-    }
-    values
-}
-
-/// The blocks' own column groups, in order, each handed to `each` once computed.
-fn own_groups(
-    dom: &Dom,
-    doc: &Document,
-    facts: &TreeFacts,
-    params: &TreeParams,
-    stop_words: &HashSet<String>,
-    head: &Head<'_>,
-    mut each: impl FnMut(Columns),
-) {
-    let block_tags: Vec<&str> = doc
-        .blocks
-        .iter()
-        .map(|b| dom.tag(doc.nodes[b.element as usize]))
-        .collect();
-    let mut shallow_group = Columns::default();
-    let rows = shallow::shallow_text(doc, stop_words);
-    let width = shallow::COLUMNS.len();
-    for (j, name) in shallow::COLUMNS.iter().enumerate() {
-        let column = rows.get(j..).unwrap_or_default();
-        shallow_group.push_f32(*name, column.iter().step_by(width).copied().collect());
-    }
-    drop(rows);
-    each(shallow_group);
-    each(context::columns(
-        doc,
-        &block_tags,
-        facts,
-        &params.context_tags,
-    ));
-    each(cetr::columns(doc));
-    each(page::columns(doc, head));
-    each(structure::columns(doc, &block_tags, head.title));
-    each(template::columns(doc, facts));
 }
 
 #[cfg(test)]
@@ -184,33 +113,14 @@ mod tests {
     }
 
     #[test]
-    fn the_matrix_is_the_columns_row_after_row() {
-        for html in [
-            "",
-            "<p>x</p>",
-            "<h1>A title</h1><p>one two</p><ul><li><a href=x>link</a></li><li>b</li></ul><p>c</p>",
-        ] {
-            let dom = parse(html, Limits::default());
-            let doc = build(&dom);
-            let params = TreeParams {
-                context_tags: vec!["a".into(), "li".into()],
-                max_cue_distance: 30,
-                ..TreeParams::default()
-            };
-            let facts = tree_facts(&dom, &doc, false, &params);
-            let types = HashSet::default();
-            let stops: HashSet<String> = ["one".to_owned()].into_iter().collect();
-            let head = Head {
-                title: "A title",
-                structured_text: "one two words",
-                types: &types,
-            };
-            let cols = base_columns(&dom, &doc, &facts, &params, &stops, &head);
-            let names = base_names(&params);
-            assert_eq!(names, cols.names);
-            let values = base_matrix(&dom, &doc, &facts, &params, &stops, &head, &names);
-            assert_eq!(values, cols.row_major(doc.blocks.len()));
-        }
+    fn the_names_are_those_of_any_page() {
+        let params = TreeParams {
+            context_tags: vec!["a".into(), "li".into()],
+            max_cue_distance: 30,
+            ..TreeParams::default()
+        };
+        let cols = base("<h1>A title</h1><p>one two</p><ul><li><a href=x>link</a></li></ul>");
+        assert_eq!(base_names(&params), cols.names);
     }
 
     #[test]
