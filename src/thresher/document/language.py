@@ -119,4 +119,4 @@ def longest_first(doc: Document) -> Iterator[str]:
     counts (each its text's length) in one numpy sort."""
     blocks = doc.blocks
     order = np.argsort(-doc.numbers.chars, kind="stable")
-    return (blocks[i].text for i in order.tolist())
+    return (blocks[i].text for i in order)
