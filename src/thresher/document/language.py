@@ -7,12 +7,7 @@ read-only package data.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache, lru_cache
-
-import numpy as np
-
-from .blocks import Document
 
 # Enough text to identify a language reliably; more only costs time (measured in
 # docs/design-measurements.md).
@@ -87,11 +82,10 @@ def is_markup(text: str) -> bool:
     return text.lstrip().startswith("<")
 
 
-def sample_text(texts, limit: int = _SAMPLE_CHARS, ordered: bool = False) -> str:
-    """The longest texts first, up to ``limit`` characters: prose identifies best.
-    ``ordered``: ``texts`` already come longest first (equal lengths in their own order)."""
+def sample_text(texts, limit: int = _SAMPLE_CHARS) -> str:
+    """The longest texts first, up to ``limit`` characters: prose identifies best."""
     out, size = [], 0
-    for text in texts if ordered else sorted(texts, key=len, reverse=True):  # markup is skipped as met
+    for text in sorted(texts, key=len, reverse=True):  # markup is skipped as met: most texts never are
         if is_markup(text):
             continue
         out.append(text)
@@ -109,14 +103,5 @@ def page_language(doc, requested: str | None = None) -> str:
     """
     if requested:
         return requested.lower().split("-")[0]
-    detected = identify(sample_text(longest_first(doc), ordered=True))
+    detected = identify(sample_text(block.text for block in doc.blocks))
     return detected or doc.lang or ""
-
-
-def longest_first(doc: Document) -> Iterator[str]:
-    """The blocks' texts, longest first (equal lengths in reading order), read lazily:
-    :func:`sample_text` takes the first few. The order comes from the blocks' character
-    counts (each its text's length) in one numpy sort."""
-    blocks = doc.blocks
-    order = np.argsort(-doc.numbers.chars, kind="stable")
-    return (blocks[i].text for i in order)
