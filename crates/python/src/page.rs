@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use thresher_core::document::Document;
 use thresher_core::dom::Dom;
-use thresher_core::features::base::{base_columns, base_names};
+use thresher_core::features::base::{base_names, base_rows};
 use thresher_core::features::page::Head;
 use thresher_core::features::tree::{self, TreeFacts, TreeParams};
 use thresher_core::features::{candidates, overlap, shallow, stage2, tokens};
@@ -409,7 +409,7 @@ impl Page {
                 structured_text,
                 types: &page_types,
             };
-            base_columns(
+            base_rows(
                 &self.dom,
                 &self.doc,
                 &facts,
@@ -417,7 +417,6 @@ impl Page {
                 &stop_words.words,
                 &head,
             )
-            .row_major(self.doc.blocks.len())
         });
         let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), names.len()])?;
         Ok((names, array))
