@@ -4,6 +4,7 @@
 //! comment section when its element or an ancestor names one.
 
 use crate::hash::{HashMap, HashSet};
+use std::borrow::Cow;
 
 use crate::document::{held_attributes, Document};
 use crate::dom::{attr_value, Dom};
@@ -23,8 +24,8 @@ pub struct CommentParams {
 impl CommentParams {
     /// Whether one id value or class token names a comment section.
     fn names_comments(&self, token: &str) -> bool {
-        let token = token.to_lowercase();
-        !self.state_tokens.contains(&token)
+        let token = lower(token);
+        !self.state_tokens.contains(&*token)
             && token
                 .split(['_', '-'])
                 .any(|word| !word.is_empty() && self.words.contains(word))
@@ -51,6 +52,15 @@ impl CommentParams {
     }
 }
 
+/// `text` lower-cased, borrowed when it is ASCII without capitals (most ids and classes).
+fn lower(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() && !text.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.to_lowercase())
+    }
+}
+
 /// Answers for the distinct attribute values of one page: a page repeats its class values
 /// on many elements.
 #[derive(Default)]
@@ -70,15 +80,21 @@ impl<'a> Memo<'a> {
         if params.wrapper_tags.contains(tag) {
             return false;
         }
-        let class = class.unwrap_or("");
-        let by_class = *self
-            .classes
-            .entry(class)
-            .or_insert_with(|| params.class_names(class));
-        by_class || {
-            let id = id.unwrap_or("");
-            *self.ids.entry(id).or_insert_with(|| params.id_names(id))
-        }
+        // Most elements have no class or no id: those name nothing, without a look-up.
+        let by_class = match class {
+            Some(class) if !class.is_empty() => *self
+                .classes
+                .entry(class)
+                .or_insert_with(|| params.class_names(class)),
+            _ => false,
+        };
+        by_class
+            || match id {
+                Some(id) if !id.is_empty() => {
+                    *self.ids.entry(id).or_insert_with(|| params.id_names(id))
+                }
+                _ => false,
+            }
     }
 }
 
@@ -102,6 +118,41 @@ pub fn comment_elements(
             memo.names_section(params, dom.tag(doc.nodes[i]), class, id)
         };
         inside.push(inherited || own());
+    }
+    inside
+}
+
+/// [`comment_elements`] from the distinct id and class values the tree facts number
+/// ([`crate::features::tree::TreeFacts`]' `values`, `class_slot`, `id_slot`, read under the
+/// same attribute rule): each value is judged once, each element reads its slots' answers.
+pub fn comment_elements_by_slots(
+    dom: &Dom,
+    doc: &Document,
+    values: &[Option<String>],
+    class_slot: &[i64],
+    id_slot: &[i64],
+    params: &CommentParams,
+) -> Vec<bool> {
+    let mut by_class: Vec<Option<bool>> = vec![None; values.len()];
+    let mut by_id: Vec<Option<bool>> = vec![None; values.len()];
+    let value = |slot: Option<&i64>| {
+        let at = slot.and_then(|&s| usize::try_from(s).ok())?;
+        Some((at, values.get(at)?.as_deref()?))
+    };
+    let mut inside = Vec::with_capacity(doc.len());
+    for i in 0..doc.len() {
+        let parent = usize::try_from(doc.parents[i]).ok();
+        if parent.is_some_and(|p| p < i && inside[p]) {
+            inside.push(true);
+            continue;
+        }
+        let class = value(class_slot.get(i)).is_some_and(|(at, class)| {
+            *by_class[at].get_or_insert_with(|| params.class_names(class))
+        });
+        let names = class
+            || value(id_slot.get(i))
+                .is_some_and(|(at, id)| *by_id[at].get_or_insert_with(|| params.id_names(id)));
+        inside.push(names && !params.wrapper_tags.contains(dom.tag(doc.nodes[i])));
     }
     inside
 }
@@ -155,7 +206,40 @@ mod tests {
                 ("p", false)
             ]
         );
-        // Without attributes the document holds none to read.
+        let facts = crate::features::tree::tree_facts(&dom, &doc, true, &Default::default());
+        let slots = |attributes: bool| {
+            let facts =
+                crate::features::tree::tree_facts(&dom, &doc, attributes, &Default::default());
+            comment_elements_by_slots(
+                &dom,
+                &doc,
+                &facts.values,
+                &facts.class_slot,
+                &facts.id_slot,
+                &params(),
+            )
+        };
+        assert_eq!(slots(true), inside);
+        assert_eq!(slots(false), comment_elements(&dom, &doc, false, &params()));
+        assert_eq!(facts.class_slot.len(), inside.len());
+        let dom = parse(
+            "<div id='reply_form' class='x'><p>a</p></div><article id=comments><p>b</p></article>\
+             <div class='comments-open'><p>c</p></div><div class='x'><p id=Comment>d</p></div>",
+            Limits::default(),
+        );
+        let doc = build(&dom);
+        let facts = crate::features::tree::tree_facts(&dom, &doc, true, &Default::default());
+        let by_slots = comment_elements_by_slots(
+            &dom,
+            &doc,
+            &facts.values,
+            &facts.class_slot,
+            &facts.id_slot,
+            &params(),
+        );
+        assert_eq!(by_slots, comment_elements(&dom, &doc, true, &params()));
+        assert_eq!(by_slots.iter().filter(|&&i| i).count(), 3); // the div, its p, the last p
+                                                                // Without attributes the document holds none to read.
         assert!(!comment_elements(&dom, &doc, false, &params())
             .iter()
             .any(|&i| i));

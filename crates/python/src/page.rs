@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use thresher_core::document::Document;
 use thresher_core::dom::Dom;
-use thresher_core::features::base::base_columns;
+use thresher_core::features::base::{base_names, base_rows};
 use thresher_core::features::page::Head;
 use thresher_core::features::tree::{self, TreeFacts, TreeParams};
 use thresher_core::features::{candidates, overlap, shallow, stage2, tokens};
@@ -64,6 +64,9 @@ static PARAMS_BUILT: AtomicU64 = AtomicU64::new(0);
 pub(crate) struct TreeFactsParams {
     params: TreeParams,
     id: u64,
+    /// The base matrix's column names under these parameters, built on first use (one tuple
+    /// handed to every page).
+    base_names: OnceLock<Py<PyTuple>>,
 }
 
 #[pymethods]
@@ -84,6 +87,7 @@ impl TreeFactsParams {
                 max_cue_distance,
             },
             id: PARAMS_BUILT.fetch_add(1, Ordering::Relaxed),
+            base_names: OnceLock::new(),
         }
     }
 }
@@ -182,8 +186,18 @@ impl Page {
         py: Python<'py>,
         words: &CommentWords,
     ) -> Bound<'py, PyArray1<bool>> {
-        let inside = py.detach(|| {
-            filters::comment_elements(&self.dom, &self.doc, self.attributes, &words.params)
+        // The tree facts, when the features have computed them, number the id and class
+        // values already: each is then judged once.
+        let inside = py.detach(|| match self.facts.get() {
+            Some((_, facts)) => filters::comment_elements_by_slots(
+                &self.dom,
+                &self.doc,
+                &facts.values,
+                &facts.class_slot,
+                &facts.id_slot,
+                &words.params,
+            ),
+            None => filters::comment_elements(&self.dom, &self.doc, self.attributes, &words.params),
         });
         PyArray1::from_vec(py, inside)
     }
@@ -365,7 +379,7 @@ impl Page {
     // ---- end of candidates, tokens, stage 2
 
     /// The flagship's base feature matrix (float32, one row per block, C-contiguous) and its
-    /// column names: shallow text, tree context, CETR, page level, page structure, template
+    /// column names (a tuple, the same on every page): shallow text, tree context, CETR, page level, page structure, template
     /// paths and the neighbours' columns (``thresher-core``'s ``features::base``). The tree
     /// facts are those of ``params`` (computed once per page). ``title``, ``structured_text``
     /// (the JSON-LD bodies and descriptions, the meta descriptions) and ``page_types`` (the
@@ -379,24 +393,30 @@ impl Page {
         title: &str,
         structured_text: &str,
         page_types: HashSet<String>,
-    ) -> PyResult<(Vec<String>, Bound<'py, PyArray2<f32>>)> {
-        let (names, values) = py.detach(|| {
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyArray2<f32>>)> {
+        let names = match params.base_names.get() {
+            Some(names) => names.bind(py).clone(),
+            None => {
+                let names = PyTuple::new(py, base_names(&params.params))?;
+                params.base_names.get_or_init(|| names.clone().unbind());
+                names
+            }
+        };
+        let values = py.detach(|| {
             let facts = self.facts(params);
             let head = Head {
                 title,
                 structured_text,
                 types: &page_types,
             };
-            let cols = base_columns(
+            base_rows(
                 &self.dom,
                 &self.doc,
                 &facts,
                 &params.params,
                 &stop_words.words,
                 &head,
-            );
-            let values = cols.row_major(self.doc.blocks.len());
-            (cols.names, values)
+            )
         });
         let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), names.len()])?;
         Ok((names, array))

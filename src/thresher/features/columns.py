@@ -72,7 +72,8 @@ def selection(have: tuple[str, ...], want: tuple[str, ...]) -> tuple[np.ndarray,
 
 def concat(groups: Iterable[Columns]) -> Columns:
     groups = list(groups)
-    return Columns(tuple(iter_chain.from_iterable(g.names for g in groups)), np.hstack([g.values for g in groups]))
+    return Columns(tuple(iter_chain.from_iterable(g.names for g in groups)),
+                   np.concatenate([g.values for g in groups], axis=1))
 
 
 def pad_ends(values: np.ndarray, radius: int, before=0.0, after=None) -> np.ndarray:

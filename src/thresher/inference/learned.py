@@ -189,8 +189,19 @@ def network_scores(network: Network | None, page: PageFeatures) -> np.ndarray | 
 def reads_base_and_bags(model: SequenceNet, base_names: tuple[str, ...], vocabulary: tuple[str, ...]) -> bool:
     """The network's numeric inputs are among ``base_names`` and its token columns are
     ``vocabulary``'s, in order (then :meth:`SequenceNet.margin_bags` reads the page's base
-    columns by name, and its tokens as bags)."""
-    return tokens_match(model.token_columns, vocabulary) and not F.selection(base_names, model.numeric_names)[1]
+    columns by name, and its tokens as bags). Memoised on the model per vocabulary object and
+    base layout: every page asks with the same vocabulary, whose long tuple is then not
+    hashed again."""
+    memo = model.__dict__.setdefault("_reads_bags", {})  # derived data, never changed after
+    held = memo.get(id(vocabulary))
+    if held is None or held[0] is not vocabulary:  # an id is only trusted with its object held
+        if len(memo) >= 8:
+            memo.clear()
+        held = memo[id(vocabulary)] = (vocabulary, tokens_match(model.token_columns, vocabulary), {})
+    _, tokens, layouts = held
+    if base_names not in layouts:
+        layouts[base_names] = not F.selection(base_names, model.numeric_names)[1]
+    return tokens and layouts[base_names]
 
 
 @lru_cache(maxsize=8)
@@ -338,8 +349,8 @@ def score_groups(model: Model, groups: list[F.Columns], rows: np.ndarray | None 
             except ValueError as exc:
                 raise ModelError(f"a tree model does not fit its rows: {exc}") from None
             return sigmoid(margins)
-    joined = F.concat(groups)
-    return score_stage(model, joined if rows is None else joined.rows(rows))
+    # Only the rows scored are joined (each group's rows taken first: one copy of those rows less).
+    return score_stage(model, F.concat(groups if rows is None else [group.rows(rows) for group in groups]))
 
 
 def gather_plan(model: TreeEnsemble, layout: tuple[tuple[str, ...], ...]) -> tuple[TreeEnsemble, np.ndarray] | None:

@@ -102,6 +102,21 @@ def clean_text(text: str) -> str:
     return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
+def clean_join(texts: Sequence[str], separator: str = "\n\n") -> str:
+    """``separator.join`` of the non-empty :func:`clean_text` of ``texts``. When no text holds
+    an invisible character (none is emptied then) the join is cleaned at once: NFC composes
+    nothing across a line break, so normalising the whole is normalising each part.
+    ``separator`` must be line breaks."""
+    joined = separator.join(texts)
+    if "" in texts:
+        return separator.join(filter(None, map(clean_text, texts)))
+    if joined.isascii():
+        return joined
+    if any(char in joined for char in _INVISIBLE_CHARS):
+        return separator.join(filter(None, map(clean_text, texts)))
+    return joined if unicodedata.is_normalized("NFC", joined) else unicodedata.normalize("NFC", joined)
+
+
 # -- layout: nearest ancestors, one column pass each
 
 def nearest(doc: Document, tags: frozenset[str]) -> list[int]:

@@ -19,7 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import NamedTuple
+
+import numpy as np
 
 from ..document.blocks import Block, Document, normalize_space
 from .common import clean_text, nearest
@@ -66,13 +69,30 @@ def select(result: Extraction, params: SelectionParams = SelectionParams()) -> S
     for table in tables:
         for index in doc.element_blocks(table):
             keep[index] = True
-    blocks = [tidy_heading(doc, block) for block, kept in zip(doc.blocks, keep) if kept]
-    blocks = [block for block in blocks if not is_empty_heading(block)]
+    blocks = kept_blocks(doc, keep)
     if navigation_only(blocks, params):
         return Selection([], frozenset())
     if blocks and blocks[-1].is_heading:
         blocks[-1] = blocks[-1]._replace(is_heading=False)
     return Selection(blocks, tables)
+
+
+def kept_blocks(doc: Document, keep: Sequence[bool]) -> list[Block]:
+    """The kept blocks in order, headings through :func:`tidy_heading` and those left empty
+    (:func:`is_empty_heading`) left out. Only the kept headings are looked at one by one."""
+    blocks = list(compress(doc.blocks, keep))
+    if not blocks:
+        return blocks
+    kept = np.flatnonzero(np.asarray(keep, bool))
+    empty = []
+    for i in np.flatnonzero(doc.numbers.is_heading[kept]).tolist():
+        blocks[i] = tidy_heading(doc, blocks[i])
+        if is_empty_heading(blocks[i]):
+            empty.append(i)
+    if empty:
+        drop = set(empty)
+        blocks = [block for i, block in enumerate(blocks) if i not in drop]
+    return blocks
 
 
 # -- the empty result

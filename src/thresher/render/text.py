@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..document.blocks import Block, Document
-from .common import cell_blocks, clean_text, code_run_end, code_text, nearest, table_caption, table_rows
+from .common import cell_blocks, clean_join, clean_text, code_run_end, code_text, nearest, table_caption, table_rows
 from .extraction import Extraction
 from .selection import select
 
@@ -29,7 +29,7 @@ def render(result: Extraction, **_options: Any) -> str:
     kept = selection.blocks
     doc = result.document
     if not selection.tables and "pre" not in doc.elements.tags:
-        return "\n\n".join(filter(None, (clean_text(block.text) for block in kept)))
+        return clean_join([block.text for block in kept])
     pre = nearest(doc, _PRE)
     table = nearest(doc, _TABLE) if selection.tables else []
     row = nearest(doc, _ROW) if selection.tables else []

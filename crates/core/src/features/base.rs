@@ -22,7 +22,21 @@ pub fn base_columns(
     stop_words: &HashSet<String>,
     head: &Head<'_>,
 ) -> Columns {
-    let n = doc.blocks.len();
+    let mut own = own_columns(dom, doc, facts, params, stop_words, head);
+    let around = neighbours::columns(&own, &neighbours::NEIGHBOUR_COLUMNS, &neighbours::OFFSETS);
+    own.extend(around);
+    own
+}
+
+/// The blocks' own groups of [`base_columns`], without the neighbours.
+fn own_columns(
+    dom: &Dom,
+    doc: &Document,
+    facts: &TreeFacts,
+    params: &TreeParams,
+    stop_words: &HashSet<String>,
+    head: &Head<'_>,
+) -> Columns {
     let block_tags: Vec<&str> = doc
         .blocks
         .iter()
@@ -32,7 +46,8 @@ pub fn base_columns(
     let rows = shallow::shallow_text(doc, stop_words);
     let width = shallow::COLUMNS.len();
     for (j, name) in shallow::COLUMNS.iter().enumerate() {
-        own.push_f32(*name, (0..n).map(|i| rows[i * width + j]).collect());
+        let column = rows.get(j..).unwrap_or_default();
+        own.push_f32(*name, column.iter().step_by(width).copied().collect());
     }
     own.extend(context::columns(
         doc,
@@ -44,9 +59,73 @@ pub fn base_columns(
     own.extend(page::columns(doc, head));
     own.extend(structure::columns(doc, &block_tags, head.title));
     own.extend(template::columns(doc, facts));
-    let around = neighbours::columns(&own, &neighbours::NEIGHBOUR_COLUMNS, &neighbours::OFFSETS);
-    own.extend(around);
     own
+}
+
+/// [`base_columns`]' values row after row (one row per block): the own groups as
+/// [`base_columns`] computes them, the neighbours' values read from them as each row is
+/// written (no column of their own is made).
+pub fn base_rows(
+    dom: &Dom,
+    doc: &Document,
+    facts: &TreeFacts,
+    params: &TreeParams,
+    stop_words: &HashSet<String>,
+    head: &Head<'_>,
+) -> Vec<f32> {
+    let own = own_columns(dom, doc, facts, params, stop_words, head);
+    // Each neighbour column: its offset and the own column it reads, in base_columns' order.
+    let sources: Vec<(i64, &[f32])> = neighbours::OFFSETS
+        .iter()
+        .flat_map(|&offset| {
+            let own = &own;
+            neighbours::NEIGHBOUR_COLUMNS
+                .iter()
+                .filter_map(move |name| Some((offset, own.column(name)?)))
+        })
+        .collect();
+    let rows = doc.blocks.len();
+    let width = own.values.len() + sources.len();
+    let mut out = vec![0.0f32; rows * width];
+    if width == 0 {
+        return out;
+    }
+    for (j, column) in own.values.iter().enumerate() {
+        for (row, &v) in out.chunks_exact_mut(width).zip(column) {
+            row[j] = v;
+        }
+    }
+    for (k, &(offset, column)) in sources.iter().enumerate() {
+        let j = own.values.len() + k;
+        for (i, row) in out.chunks_exact_mut(width).enumerate() {
+            let from = usize::try_from(i as i64 + offset).ok();
+            if let Some(&v) = from.and_then(|at| column.get(at)) {
+                row[j] = v;
+            }
+        }
+    }
+    out
+}
+
+/// [`base_columns`]' names: they depend on `params` only (they are those of a page
+/// without blocks).
+pub fn base_names(params: &TreeParams) -> Vec<String> {
+    let types = HashSet::default();
+    let head = Head {
+        title: "",
+        structured_text: "",
+        types: &types,
+    };
+    let (dom, doc) = (Dom::default(), Document::default());
+    base_columns(
+        &dom,
+        &doc,
+        &TreeFacts::default(),
+        params,
+        &HashSet::default(),
+        &head,
+    )
+    .names
 }
 
 #[cfg(test)]
@@ -89,6 +168,45 @@ mod tests {
         assert_eq!(cols.column("tag_li@+1").unwrap(), [0.0, 1.0, 0.0]);
         assert_eq!(cols.column("tag_p@-1").unwrap(), [0.0, 0.0, 1.0]);
         assert_eq!(cols.column("main_heading_side").unwrap(), [0.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn the_rows_are_the_columns_row_after_row() {
+        for html in [
+            "",
+            "<p>x</p>",
+            "<h1>A title</h1><p>one two</p><ul><li><a href=x>link</a></li><li>b</li></ul><p>c</p>",
+        ] {
+            let dom = parse(html, Limits::default());
+            let doc = build(&dom);
+            let params = TreeParams {
+                context_tags: vec!["a".into(), "li".into()],
+                max_cue_distance: 30,
+                ..TreeParams::default()
+            };
+            let facts = tree_facts(&dom, &doc, false, &params);
+            let types = HashSet::default();
+            let stops: HashSet<String> = ["one".to_owned()].into_iter().collect();
+            let head = Head {
+                title: "A title",
+                structured_text: "one two words",
+                types: &types,
+            };
+            let cols = base_columns(&dom, &doc, &facts, &params, &stops, &head);
+            let rows = base_rows(&dom, &doc, &facts, &params, &stops, &head);
+            assert_eq!(rows, cols.row_major(doc.blocks.len()));
+        }
+    }
+
+    #[test]
+    fn the_names_are_those_of_any_page() {
+        let params = TreeParams {
+            context_tags: vec!["a".into(), "li".into()],
+            max_cue_distance: 30,
+            ..TreeParams::default()
+        };
+        let cols = base("<h1>A title</h1><p>one two</p><ul><li><a href=x>link</a></li></ul>");
+        assert_eq!(base_names(&params), cols.names);
     }
 
     #[test]

@@ -38,11 +38,13 @@ impl Columns {
     /// The values row after row (`rows` rows, one value per column in each).
     pub fn row_major(&self, rows: usize) -> Vec<f32> {
         let width = self.values.len();
-        let mut out = vec![0.0f32; rows * width];
-        for (j, column) in self.values.iter().enumerate() {
-            for (i, &v) in column.iter().enumerate().take(rows) {
-                out[i * width + j] = v;
-            }
+        let mut out = Vec::with_capacity(rows * width);
+        for i in 0..rows {
+            out.extend(
+                self.values
+                    .iter()
+                    .map(|column| column.get(i).copied().unwrap_or(0.0)),
+            );
         }
         out
     }

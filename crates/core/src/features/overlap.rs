@@ -18,19 +18,34 @@ pub fn word_set(text: &str) -> HashSet<String> {
 /// set holds (0 for a block without words, and for every block when the set is empty).
 /// Row-major, one row per block.
 pub fn overlaps(doc: &Document, others: &[HashSet<String>]) -> Vec<f64> {
-    let mut out = Vec::with_capacity(doc.blocks.len() * others.len());
-    let any = others.iter().any(|set| !set.is_empty());
+    if others.iter().all(HashSet::is_empty) {
+        return vec![0.0; doc.blocks.len() * others.len()];
+    }
+    // Every block's text lower-cased into one buffer, so that one set of borrowed words
+    // serves every block in turn.
+    let mut lower = String::with_capacity(doc.blocks.iter().map(|b| b.text.len()).sum());
+    let mut ends = Vec::with_capacity(doc.blocks.len());
     for block in &doc.blocks {
-        // The block's distinct words, borrowed from one lower-cased copy of its text.
-        let lower = if any {
-            block.text.to_lowercase()
+        let start = lower.len();
+        if block.text.is_ascii() {
+            lower.push_str(&block.text);
+            lower[start..].make_ascii_lowercase();
         } else {
-            String::new()
-        };
-        let words: HashSet<&str> = lower
-            .split(|c: char| !is_word(c))
-            .filter(|w| !w.is_empty())
-            .collect();
+            lower.push_str(&block.text.to_lowercase());
+        }
+        ends.push(lower.len());
+    }
+    let mut out = Vec::with_capacity(doc.blocks.len() * others.len());
+    let mut words: HashSet<&str> = HashSet::default();
+    let mut start = 0;
+    for end in ends {
+        words.clear();
+        words.extend(
+            lower[start..end]
+                .split(|c: char| !is_word(c))
+                .filter(|w| !w.is_empty()),
+        );
+        start = end;
         for set in others {
             let share = if set.is_empty() || words.is_empty() {
                 0.0
@@ -53,5 +68,17 @@ mod tests {
         let mut sorted: Vec<_> = words.into_iter().collect();
         sorted.sort();
         assert_eq!(sorted, ["cat", "hat_2", "s", "the"]);
+    }
+
+    #[test]
+    fn shares_of_each_blocks_distinct_words() {
+        let dom = crate::parse(
+            "<p>The CAT, the cat</p><p>Ölçü dog</p><p>--</p>",
+            crate::Limits::default(),
+        );
+        let doc = crate::build(&dom);
+        let sets = [word_set("cat ÖLÇÜ"), HashSet::default()];
+        assert_eq!(overlaps(&doc, &sets), [0.5, 0.0, 0.5, 0.0, 0.0, 0.0]);
+        assert_eq!(overlaps(&doc, &[HashSet::default()]), [0.0; 3]);
     }
 }

@@ -28,8 +28,6 @@ pub const COLUMNS: [&str; 18] = [
     "starts_upper",
 ];
 
-/// Characters counted as punctuation (`punct_density`).
-const PUNCTUATION: &[char] = &['.', ',', ';', ':', '!', '?'];
 /// Last characters that end a sentence or a quotation (`ends_with_punct`).
 const ENDINGS: &[char] = &['.', '!', '?', ':', ';', '"', '\'', '\u{201d}', ')'];
 /// Lines of the text-density measure wrap at this many characters.
@@ -38,57 +36,141 @@ const WRAP: usize = 80;
 /// One row of [`COLUMNS`] per block, row-major. `stop_words` holds lower-cased words.
 pub fn shallow_text(doc: &Document, stop_words: &HashSet<String>) -> Vec<f32> {
     let mut out = Vec::with_capacity(doc.blocks.len() * COLUMNS.len());
+    let mut buffer = String::new();
     for block in &doc.blocks {
-        out.extend(row(block, stop_words).map(|v| v as f32));
+        out.extend(row(block, stop_words, &mut buffer).map(|v| v as f32));
     }
     out
 }
 
-/// Counts of one text's characters by class.
+/// Counts of one text's characters by class, and its first and last characters.
 #[derive(Default)]
 struct Classes {
-    letters: f64,
-    upper: f64,
-    digits: f64,
-    punct: f64,
-    sentence_ends: f64,
+    letters: u32,
+    upper: u32,
+    digits: u32,
+    punct: u32,
+    sentence_ends: u32,
+    first: Option<char>,
+    last: Option<char>,
 }
 
-fn classes(chars: &[char]) -> Classes {
-    let mut counts = Classes::default();
-    for (i, &c) in chars.iter().enumerate() {
+impl Classes {
+    /// Counts `c`; `next` is the character after it (None at the end).
+    fn count(&mut self, c: char, next: Option<char>) {
         let upper = c.is_ascii_uppercase();
-        counts.upper += f64::from(u8::from(upper));
-        counts.letters += f64::from(u8::from(upper || c.is_ascii_lowercase() || c >= '\u{c0}'));
-        counts.digits += f64::from(u8::from(c.is_ascii_digit()));
-        counts.punct += f64::from(u8::from(PUNCTUATION.contains(&c)));
-        let ends =
-            matches!(c, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|&next| is_space(next));
-        counts.sentence_ends += f64::from(u8::from(ends));
+        self.upper += u32::from(upper);
+        self.letters += u32::from(upper || c.is_ascii_lowercase() || c >= '\u{c0}');
+        self.digits += u32::from(c.is_ascii_digit());
+        self.punct += u32::from(matches!(c, '.' | ',' | ';' | ':' | '!' | '?'));
+        let ends = matches!(c, '.' | '!' | '?') && next.is_none_or(is_space);
+        self.sentence_ends += u32::from(ends);
     }
+}
+
+fn classes(text: &str) -> Classes {
+    let mut counts = Classes::default();
+    if text.is_ascii() {
+        // One byte per character: no decoding.
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            counts.count(char::from(b), bytes.get(i + 1).map(|&n| char::from(n)));
+        }
+    } else {
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            counts.count(c, chars.peek().copied());
+        }
+    }
+    counts.first = text.chars().next();
+    counts.last = text.chars().next_back();
     counts
 }
 
-fn row(block: &Block, stop_words: &HashSet<String>) -> [f64; 18] {
+/// Calls `f` with each of `text`'s words: its runs between white space ([`is_space`]).
+fn each_word<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
+    if !text.is_ascii() {
+        text.split(is_space).filter(|w| !w.is_empty()).for_each(f);
+        return;
+    }
+    // ASCII: one byte per character, white space being \t \n \x0b \x0c \r, 0x1c-0x1f and ' '.
+    let mut start = None;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if matches!(b, 9..=13 | 28..=32) {
+            if let Some(from) = start.take() {
+                f(&text[from..i]);
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(from) = start {
+        f(&text[from..]);
+    }
+}
+
+/// Whether a word is a stop word once lower-cased. `buffer` is scratch space for
+/// lower-casing ASCII words without an allocation each.
+fn is_stop_word(word: &str, stop_words: &HashSet<String>, buffer: &mut String) -> bool {
+    if !word.is_ascii() {
+        stop_words.contains(&word.to_lowercase())
+    } else if word.bytes().any(|b| b.is_ascii_uppercase()) {
+        buffer.clear();
+        buffer.push_str(word);
+        buffer.make_ascii_lowercase();
+        stop_words.contains(buffer.as_str())
+    } else {
+        stop_words.contains(word)
+    }
+}
+
+/// How many of `text`'s words are stop words once lower-cased, and, with `lengths`, each
+/// word's length in characters pushed there (what [`density_of_words`] reads).
+fn stop_word_count(
+    text: &str,
+    stop_words: &HashSet<String>,
+    buffer: &mut String,
+    mut lengths: Option<&mut Vec<usize>>,
+) -> usize {
+    let ascii = text.is_ascii();
+    let mut count = 0;
+    each_word(text, |word| {
+        count += usize::from(is_stop_word(word, stop_words, buffer));
+        if let Some(lengths) = lengths.as_deref_mut() {
+            lengths.push(if ascii {
+                word.len()
+            } else {
+                word.chars().count()
+            });
+        }
+    });
+    count
+}
+
+/// Whether the text may hold a date: it has a decimal digit of some script.
+fn has_digit(text: &str, ascii_digits: u32) -> bool {
+    ascii_digits > 0 || (!text.is_ascii() && text.chars().any(is_decimal))
+}
+
+fn row(block: &Block, stop_words: &HashSet<String>, buffer: &mut String) -> [f64; 18] {
     let text = &block.text;
-    let chars_of: Vec<char> = text.chars().collect();
     let chars = f64::from(block.chars);
     let words = f64::from(block.words);
     let n_words = words.max(1.0);
     let safe_chars = chars.max(1.0);
     let tags = f64::from(block.tags);
-    let counts = classes(&chars_of);
-    let stops = text
-        .split(is_space)
-        .filter(|w| !w.is_empty() && stop_words.contains(&w.to_lowercase()))
-        .count() as f64;
-    let density = if block.chars as usize > WRAP {
-        text_density(text)
+    let counts = classes(text);
+    let long = block.chars as usize > WRAP;
+    let mut lengths = Vec::new();
+    let stops = stop_word_count(text, stop_words, buffer, long.then_some(&mut lengths)) as f64;
+    let density = if long {
+        density_of_words(&lengths, block.chars as usize)
     } else {
         words
     };
-    let last = chars_of.last().copied().unwrap_or('\0');
-    let first = chars_of.first().copied().unwrap_or('\0');
+    let last = counts.last.unwrap_or('\0');
+    let first = counts.first.unwrap_or('\0');
+    let date = has_digit(text, counts.digits) && has_date(&text.chars().collect::<Vec<_>>());
     let link_density = if chars > 0.0 {
         f64::from(block.link_chars) / chars
     } else {
@@ -101,10 +183,10 @@ fn row(block: &Block, stop_words: &HashSet<String>) -> [f64; 18] {
         (f64::from(block.link_words) / n_words).min(1.0),
         stops / n_words,
         density,
-        counts.punct / safe_chars,
-        counts.sentence_ends.ln_1p(),
-        counts.digits / safe_chars,
-        counts.upper / counts.letters.max(1.0),
+        f64::from(counts.punct) / safe_chars,
+        f64::from(counts.sentence_ends).ln_1p(),
+        f64::from(counts.digits) / safe_chars,
+        f64::from(counts.upper) / f64::from(counts.letters.max(1)),
         (chars / n_words).min(30.0),
         f64::from(u8::from(ENDINGS.contains(&last))),
         tags.ln_1p(),
@@ -113,39 +195,52 @@ fn row(block: &Block, stop_words: &HashSet<String>) -> [f64; 18] {
         f64::from(u8::from(
             text.contains('\u{a9}') || text.contains("opyright"),
         )),
-        f64::from(u8::from(has_date(&chars_of))),
+        f64::from(u8::from(date)),
         f64::from(u8::from(first.is_uppercase())),
     ]
 }
 
 /// Kohlschütter's text density: words per line when the text is wrapped greedily at
 /// [`WRAP`] characters (a longer word gets a line of its own), the last line excluded
-/// when there are several.
+/// when there are several. The words are the text's runs between white space, joined by
+/// single spaces; a line breaks at the last space within [`WRAP`] + 1 characters of its
+/// start, or after its first word when that word is longer.
 pub fn text_density(text: &str) -> f64 {
-    let line: Vec<char> = {
-        let words: Vec<&str> = text.split(is_space).filter(|w| !w.is_empty()).collect();
-        words.join(" ").chars().collect()
-    };
-    if text.chars().count() <= WRAP {
-        return line.iter().filter(|&&c| c == ' ').count() as f64
-            + f64::from(u8::from(!line.is_empty()));
+    let mut lengths = Vec::new();
+    each_word(text, |w| lengths.push(w.chars().count()));
+    density_of_words(&lengths, text.chars().count())
+}
+
+/// [`text_density`] of a text of `chars` characters whose words are `lengths` characters long.
+fn density_of_words(lengths: &[usize], chars: usize) -> f64 {
+    let m = lengths.len();
+    if chars <= WRAP {
+        return m as f64;
     }
-    let (mut start, mut lines, mut words_in_lines) = (0usize, 0usize, 0usize);
-    while line.len() - start > WRAP {
-        let window = &line[start..(start + WRAP + 1).min(line.len())];
-        let end = match window.iter().rposition(|&c| c == ' ') {
-            Some(at) => start + at,
-            None => match line[start..].iter().position(|&c| c == ' ') {
-                Some(at) => start + at,
-                None => break,
-            },
+    // The joined line's length, and where the current line starts (at word `k`).
+    let total = lengths.iter().sum::<usize>() + m.saturating_sub(1);
+    let (mut start, mut k, mut lines, mut words_in_lines) = (0usize, 0usize, 0usize, 0usize);
+    while total - start > WRAP {
+        // The last word from k followed by a space at or before start + WRAP; else word k.
+        let (mut j, mut end) = (k, start + lengths[k]);
+        let mut fits = None;
+        while j + 1 < m && end <= start + WRAP {
+            fits = Some((j, end));
+            j += 1;
+            end += 1 + lengths[j];
+        }
+        let (last, space) = match fits {
+            Some(found) => found,
+            None if k + 1 < m => (k, start + lengths[k]),
+            None => break,
         };
         lines += 1;
-        words_in_lines += line[start..end].iter().filter(|&&c| c == ' ').count() + 1;
-        start = end + 1;
+        words_in_lines += last - k + 1;
+        start = space + 1;
+        k = last + 1;
     }
     if lines == 0 {
-        return (line.iter().filter(|&&c| c == ' ').count() + 1) as f64;
+        return (m.saturating_sub(1) + 1) as f64;
     }
     words_in_lines as f64 / lines as f64
 }
@@ -228,9 +323,102 @@ mod tests {
         assert_eq!(text_density(&format!("{long} a b")), 1.0);
     }
 
+    /// The wrap as first written, over the joined line's characters: the reference that
+    /// [`text_density`]'s count over word lengths must match.
+    fn density_by_characters(text: &str) -> f64 {
+        let line: Vec<char> = {
+            let words: Vec<&str> = text.split(is_space).filter(|w| !w.is_empty()).collect();
+            words.join(" ").chars().collect()
+        };
+        if text.chars().count() <= WRAP {
+            return line.iter().filter(|&&c| c == ' ').count() as f64
+                + f64::from(u8::from(!line.is_empty()));
+        }
+        let (mut start, mut lines, mut words_in_lines) = (0usize, 0usize, 0usize);
+        while line.len() - start > WRAP {
+            let window = &line[start..(start + WRAP + 1).min(line.len())];
+            let end = match window.iter().rposition(|&c| c == ' ') {
+                Some(at) => start + at,
+                None => match line[start..].iter().position(|&c| c == ' ') {
+                    Some(at) => start + at,
+                    None => break,
+                },
+            };
+            lines += 1;
+            words_in_lines += line[start..end].iter().filter(|&&c| c == ' ').count() + 1;
+            start = end + 1;
+        }
+        if lines == 0 {
+            return (line.iter().filter(|&&c| c == ' ').count() + 1) as f64;
+        }
+        words_in_lines as f64 / lines as f64
+    }
+
+    #[test]
+    fn text_density_counts_as_the_character_wrap_does() {
+        // Word lengths drawn from a fixed pseudo-random sequence, white space of several kinds.
+        let mut state = 7u64;
+        let mut next = |below: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 33) % below
+        };
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..next(40) {
+                let length = match next(10) {
+                    0 => 70 + next(30),
+                    _ => 1 + next(12),
+                };
+                let letter = if next(4) == 0 { 'é' } else { 'a' };
+                text.extend(std::iter::repeat_n(letter, length as usize));
+                text.push_str([" ", "  ", "\n", " \u{a0}"][next(4) as usize]);
+            }
+            assert_eq!(
+                text_density(&text),
+                density_by_characters(&text),
+                "{text:?}"
+            );
+        }
+        for text in ["", " ", &" ".repeat(100), &"x".repeat(81), &"x ".repeat(41)] {
+            assert_eq!(text_density(text), density_by_characters(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn stop_words_are_counted_lower_cased() {
+        let stops: HashSet<String> = ["the", "über", "and"]
+            .iter()
+            .map(|w| (*w).to_owned())
+            .collect();
+        let mut buffer = String::new();
+        let mut lengths = Vec::new();
+        assert_eq!(
+            stop_word_count("Über a\u{1f}bc", &stops, &mut buffer, Some(&mut lengths)),
+            1
+        );
+        assert_eq!(lengths, [4, 1, 2]);
+        assert_eq!(
+            stop_word_count("The cat AND Über the\u{a0}dog", &stops, &mut buffer, None),
+            4
+        );
+        assert_eq!(stop_word_count("", &stops, &mut buffer, None), 0);
+    }
+
+    #[test]
+    fn words_split_at_white_space_as_is_space_says() {
+        let ascii: String = (0u8..128).map(char::from).collect::<String>() + " a\x1cb\x1fc ";
+        for text in [ascii.as_str(), "x\u{a0}y\u{2028}z é", "", "   ", "one"] {
+            let mut words = Vec::new();
+            each_word(text, |w| words.push(w));
+            let expected: Vec<&str> = text.split(is_space).filter(|w| !w.is_empty()).collect();
+            assert_eq!(words, expected, "{text:?}");
+        }
+    }
+
     #[test]
     fn sentence_ends_are_stops_before_white_space_or_the_end() {
-        let chars: Vec<char> = "One. Two!Three? Four.".chars().collect();
-        assert_eq!(classes(&chars).sentence_ends, 3.0);
+        assert_eq!(classes("One. Two!Three? Four.").sentence_ends, 3);
     }
 }

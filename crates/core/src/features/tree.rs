@@ -68,21 +68,20 @@ fn hidden_by(attrs: &[Attr]) -> bool {
     })
 }
 
-/// Slots for distinct attribute values, in the order they are first met.
-struct Slots {
-    index: HashMap<Option<String>, usize>,
-    values: Vec<Option<String>>,
+/// Slots for distinct attribute values (borrowed from the DOM), in the order they are first met.
+#[derive(Default)]
+struct Slots<'a> {
+    index: HashMap<Option<&'a str>, usize>,
+    values: Vec<Option<&'a str>>,
 }
 
-impl Slots {
-    fn slot(&mut self, raw: Option<&str>) -> usize {
-        let key = raw.map(str::to_owned);
-        if let Some(&slot) = self.index.get(&key) {
-            return slot;
+impl<'a> Slots<'a> {
+    fn slot(&mut self, raw: Option<&'a str>) -> usize {
+        let next = self.values.len();
+        let slot = *self.index.entry(raw).or_insert(next);
+        if slot == next {
+            self.values.push(raw);
         }
-        let slot = self.values.len();
-        self.index.insert(key.clone(), slot);
-        self.values.push(key);
         slot
     }
 }
@@ -94,7 +93,59 @@ const PATH_BASE: u64 = 0xFF51_AFD7_ED55_8CCD;
 /// Per element and code column: a hash of the codes on its path from the root, built by
 /// pointer jumping (each step joins the stretch of `reach` ancestors to its `reach`-th
 /// ancestor's, the root's stretch repeating the root), in wrapping 64-bit arithmetic.
+///
+/// After the steps, element i's hash is the sum over k < R of `start(anc_k(i)) * B^k`
+/// (B: `PATH_BASE`; `anc_k`: the k-th ancestor, a root its own; R: the reach, the first power
+/// of two above the deepest depth), so when parents come before their children and no path
+/// is longer than R, one pass in order gives it: a root's is `start(root) * (1 + B + ... +
+/// B^(R-1))`, and another element's is `start(i) + B * hash(parent) - start(root) * B^R`.
+/// Other element orders are jumped as described.
 pub fn path_hashes(codes: &[[u64; 2]], parents: &[usize], depths: &[i64]) -> Vec<u64> {
+    let n = codes.len();
+    let start = |i: usize| {
+        let depth = depths[i] as u64;
+        codes[i].map(|code| {
+            (code.wrapping_add(1))
+                .wrapping_mul(SCATTER)
+                .wrapping_add(depth.wrapping_add(1).wrapping_mul(DEPTH))
+        })
+    };
+    let deepest = depths.iter().copied().max().unwrap_or(0);
+    // R, B^R and 1 + B + ... + B^(R-1), as the jumping steps build them.
+    let (mut reach, mut power, mut sum) = (1i64, PATH_BASE, 1u64);
+    while reach <= deepest {
+        sum = sum.wrapping_add(sum.wrapping_mul(power));
+        power = power.wrapping_mul(power);
+        reach *= 2;
+    }
+    let mut hashes = vec![0u64; 2 * n];
+    let mut level = vec![0i64; n];
+    let mut root = vec![0usize; n];
+    for i in 0..n {
+        let p = parents[i];
+        let own = start(i);
+        if p == i {
+            root[i] = i;
+            for k in 0..2 {
+                hashes[2 * i + k] = own[k].wrapping_mul(sum);
+            }
+        } else if p < i && level[p] < reach {
+            (level[i], root[i]) = (level[p] + 1, root[p]);
+            let top = start(root[i]);
+            for k in 0..2 {
+                hashes[2 * i + k] = own[k]
+                    .wrapping_add(PATH_BASE.wrapping_mul(hashes[2 * p + k]))
+                    .wrapping_sub(top[k].wrapping_mul(power));
+            }
+        } else {
+            return path_hashes_by_jumping(codes, parents, depths);
+        }
+    }
+    hashes
+}
+
+/// [`path_hashes`] by the pointer-jumping steps themselves (any element order).
+fn path_hashes_by_jumping(codes: &[[u64; 2]], parents: &[usize], depths: &[i64]) -> Vec<u64> {
     let n = codes.len();
     let mut hashes: Vec<u64> = (0..n)
         .flat_map(|i| {
@@ -130,10 +181,7 @@ pub fn path_hashes(codes: &[[u64; 2]], parents: &[usize], depths: &[i64]) -> Vec
 pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreeParams) -> TreeFacts {
     let n = doc.len();
     let tags: Vec<&str> = doc.nodes.iter().map(|&node| dom.tag(node)).collect();
-    let mut slots = Slots {
-        index: HashMap::new(),
-        values: Vec::new(),
-    };
+    let mut slots = Slots::default();
     let mut facts = TreeFacts {
         parents: (0..n)
             .map(|i| {
@@ -164,7 +212,7 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
         .iter()
         .map(|v| v.as_deref().map(split_tokens).unwrap_or_default())
         .collect();
-    facts.values = slots.values;
+    facts.values = slots.values.iter().map(|v| v.map(str::to_owned)).collect();
     let holds = |cues: &HashSet<String>| -> Vec<bool> {
         facts
             .tokens
@@ -180,9 +228,19 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
         .enumerate()
         .map(|(k, t)| (t.as_str(), 1i64 << k))
         .collect();
+    // The first element with the same tag (its code), and per such element its tag's bit:
+    // one look-up per distinct tag.
+    let mut first_tag: HashMap<&str, usize> = HashMap::new();
+    let tag_kind: Vec<usize> = (0..n)
+        .map(|i| *first_tag.entry(tags[i]).or_insert(i))
+        .collect();
+    let mut kind_bits = vec![0i64; n];
     for i in 0..n {
+        if tag_kind[i] == i {
+            kind_bits[i] = bit.get(tags[i]).copied().unwrap_or(0);
+        }
         let (id, class) = (facts.id_slot[i] as usize, facts.class_slot[i] as usize);
-        let mut bits = bit.get(tags[i]).copied().unwrap_or(0);
+        let mut bits = kind_bits[tag_kind[i]];
         let mut neg = if negative[id] || negative[class] {
             0
         } else {
@@ -219,11 +277,7 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
             .subtree_link_chars
             .push(cum_links[end] - cum_links[first]);
     }
-    // Codes: the first element with the same tag, and with the same (tag, class value).
-    let mut first_tag: HashMap<&str, usize> = HashMap::new();
-    let tag_kind: Vec<usize> = (0..n)
-        .map(|i| *first_tag.entry(tags[i]).or_insert(i))
-        .collect();
+    // Codes: the first element with the same (tag, class value).
     let mut first_kind: HashMap<(usize, i64), usize> = HashMap::new();
     let kind: Vec<usize> = (0..n)
         .map(|i| {
@@ -232,13 +286,19 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
                 .or_insert(i)
         })
         .collect();
-    let mut siblings: HashMap<(i64, usize), i64> = HashMap::new();
-    for i in 0..n {
-        *siblings.entry((doc.parents[i], kind[i])).or_insert(0) += 1;
-    }
-    facts.same_sibling_count = (0..n)
-        .map(|i| siblings[&(doc.parents[i], kind[i])] - 1)
+    // Siblings of the same kind: one group per (parent, kind), counted.
+    let mut groups: HashMap<(i64, usize), usize> = HashMap::new();
+    let group: Vec<usize> = (0..n)
+        .map(|i| {
+            let next = groups.len();
+            *groups.entry((doc.parents[i], kind[i])).or_insert(next)
+        })
         .collect();
+    let mut count = vec![0i64; groups.len()];
+    for &g in &group {
+        count[g] += 1;
+    }
+    facts.same_sibling_count = group.iter().map(|&g| count[g] - 1).collect();
     let codes: Vec<[u64; 2]> = (0..n)
         .map(|i| [kind[i] as u64, tag_kind[i] as u64])
         .collect();
@@ -259,6 +319,50 @@ mod tests {
             positive_cues: ["content".to_owned()].into_iter().collect(),
             max_cue_distance: 30,
         }
+    }
+
+    #[test]
+    fn path_hashes_in_one_pass_are_the_jumped_ones() {
+        let mut state = 11u64;
+        let mut next = |below: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            ((state >> 33) % below) as usize
+        };
+        for n in [0usize, 1, 2, 3, 7, 40, 300] {
+            // A random tree in pre-order (parents first), depths one per level or with gaps,
+            // sometimes with a second root.
+            let mut parents: Vec<usize> = Vec::new();
+            let mut depths: Vec<i64> = Vec::new();
+            for i in 0..n {
+                let root = i == 0 || next(50) == 0;
+                let p = if root { i } else { next(i as u64) };
+                parents.push(p);
+                depths.push(if root {
+                    0
+                } else {
+                    depths[p] + 1 + (next(4) == 0) as i64
+                });
+            }
+            let codes: Vec<[u64; 2]> = (0..n).map(|_| [next(5) as u64, next(3) as u64]).collect();
+            assert_eq!(
+                path_hashes(&codes, &parents, &depths),
+                path_hashes_by_jumping(&codes, &parents, &depths)
+            );
+        }
+        // Paths longer than the depths say: jumped.
+        let codes = [[1, 2], [3, 4], [5, 6]];
+        assert_eq!(
+            path_hashes(&codes, &[0, 0, 1], &[0, 0, 0]),
+            path_hashes_by_jumping(&codes, &[0, 0, 1], &[0, 0, 0])
+        );
+        // Parents after their children: jumped.
+        let codes = [[1, 2], [3, 4], [5, 6]];
+        assert_eq!(
+            path_hashes(&codes, &[1, 1, 0], &[1, 0, 2]),
+            path_hashes_by_jumping(&codes, &[1, 1, 0], &[1, 0, 2])
+        );
     }
 
     #[test]

@@ -4,6 +4,9 @@ use unicode_general_category::{get_general_category, GeneralCategory as G};
 
 /// `re`'s `\d` on `str`: a Unicode decimal digit (category Nd).
 pub fn is_decimal(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_digit();
+    }
     get_general_category(c) == G::DecimalNumber
 }
 
@@ -26,7 +29,8 @@ pub fn is_word(c: char) -> bool {
 }
 
 /// Code points that Rust's (newer) Unicode tables lower-case but that the Unicode database of
-/// the Python the models were trained with (14.0) does not yet assign, so `str.lower` keeps them.
+/// the Python the models were trained with (14.0) does not yet assign, so `str.lower` keeps them
+/// (ascending: the first range starts the lowest).
 const UNCASED_IN_PYTHON: &[(char, char)] = &[
     ('\u{1c89}', '\u{1c89}'),
     ('\u{a7cb}', '\u{a7cc}'),
@@ -40,9 +44,10 @@ const UNCASED_IN_PYTHON: &[(char, char)] = &[
 ];
 
 fn uncased_in_python(c: char) -> bool {
-    UNCASED_IN_PYTHON
-        .iter()
-        .any(|&(low, high)| (low..=high).contains(&c))
+    c >= UNCASED_IN_PYTHON[0].0
+        && UNCASED_IN_PYTHON
+            .iter()
+            .any(|&(low, high)| (low..=high).contains(&c))
 }
 
 /// Python's `str.lower`: full case mapping (`İ` becomes `i` and a combining dot), with the
@@ -51,6 +56,9 @@ fn uncased_in_python(c: char) -> bool {
 /// cased nor case-ignorable for Python, so it bounds the final-sigma context: lower-casing the
 /// runs between them apart gives Python's result.
 pub fn python_lower(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
     if !text.chars().any(uncased_in_python) {
         return text.to_lowercase();
     }
