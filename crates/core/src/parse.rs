@@ -85,9 +85,8 @@ fn noframes_markup(dom: &Dom) -> Option<String> {
 }
 
 fn parse_once(html: &str, limits: Limits) -> Dom {
-    let source = cap_attributes(html, limits.max_attributes);
     let filter = DepthFilter::new(limits.max_depth);
-    tokenize::run(&source, &filter);
+    tokenize::run(html, limits.max_attributes, &filter);
     filter.inner.sink.finish()
 }
 

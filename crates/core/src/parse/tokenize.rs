@@ -23,6 +23,7 @@
 //! cuts them (it ends one at every line break); the tree builder treats any cut alike.
 //! Parse errors are not reported: the sink ignores them.
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::ops::Range;
 
@@ -32,6 +33,11 @@ use html5ever::tokenizer::{
     BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
 };
 use html5ever::{ns, Attribute, LocalName, QualName, TokenizerResult};
+
+use scan::{appropriate_end_tag, lowered, scan_tag, script_end, starts_with_ignoring_case};
+
+mod refs;
+mod scan;
 
 /// The tokenizer state between two tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +80,7 @@ enum Step {
 const LINE: u64 = 1;
 
 /// Tokenize `text` (a whole page) into `sink`, ending it as html5ever's tokenizer does.
-pub(super) fn run<S: TokenSink>(text: &str, sink: &S) {
+pub(super) fn run<S: TokenSink>(text: &str, max_attributes: usize, sink: &S) {
     let normalised;
     let text = if memchr::memchr(b'\r', text.as_bytes()).is_some() {
         normalised = normalise_newlines(text);
@@ -86,6 +92,7 @@ pub(super) fn run<S: TokenSink>(text: &str, sink: &S) {
         bytes: text.as_bytes(),
         input: StrTendril::from_slice(text),
         sink,
+        max_attributes,
         last_start: RefCell::new(None),
     };
     // A byte-order mark at the start is not text (html5ever's `discard_bom`).
@@ -140,114 +147,10 @@ struct Fast<'a, S> {
     /// The whole input, which the text and values handed on are cut from without copies.
     input: StrTendril,
     sink: &'a S,
+    /// Attributes kept per start tag (see [`super::cap_attributes`]).
+    max_attributes: usize,
     /// The name of the last start tag, which ends the raw text it opens.
     last_start: RefCell<Option<LocalName>>,
-}
-
-fn is_space(byte: u8) -> bool {
-    matches!(byte, b'\t' | b'\n' | b'\x0c' | b' ')
-}
-
-/// A tag as scanned: byte ranges of its name and attributes (values without their quotes).
-struct Scanned {
-    name: Range<usize>,
-    attrs: Vec<(Range<usize>, Range<usize>)>,
-    self_closing: bool,
-    /// Just past the closing `>`.
-    end: usize,
-    /// Whether an attribute value holds `&` (a character reference to decode).
-    amp: bool,
-}
-
-/// Scan a tag whose name starts at `name_start`, following html5ever's tag states from
-/// the tag name state to the `>` that emits it; `None` when the input ends first.
-fn scan_tag(bytes: &[u8], name_start: usize) -> Option<Scanned> {
-    let len = bytes.len();
-    let mut i = name_start;
-    while i < len && !is_space(bytes[i]) && bytes[i] != b'/' && bytes[i] != b'>' {
-        i += 1;
-    }
-    let mut tag = Scanned {
-        name: name_start..i,
-        attrs: Vec::new(),
-        self_closing: false,
-        end: 0,
-        amp: false,
-    };
-    // Each turn starts in the before-attribute-name state (which the states after a name
-    // or value, and the self-closing state, agree with on every character they reconsume).
-    loop {
-        let byte = *bytes.get(i)?;
-        match byte {
-            b'>' => {
-                tag.end = i + 1;
-                return Some(tag);
-            }
-            b'/' => {
-                i += 1;
-                if *bytes.get(i)? == b'>' {
-                    tag.self_closing = true;
-                    tag.end = i + 1;
-                    return Some(tag);
-                }
-            }
-            _ if is_space(byte) => i += 1,
-            _ => {
-                // An attribute name: its first character may be anything here (`=` too).
-                let name_at = i;
-                i += 1;
-                while i < len && !is_space(bytes[i]) && !matches!(bytes[i], b'/' | b'>' | b'=') {
-                    i += 1;
-                }
-                let name = name_at..i;
-                while i < len && is_space(bytes[i]) {
-                    i += 1;
-                }
-                if *bytes.get(i)? != b'=' {
-                    tag.attrs.push((name, i..i));
-                    continue;
-                }
-                i += 1;
-                while i < len && is_space(bytes[i]) {
-                    i += 1;
-                }
-                let value = match *bytes.get(i)? {
-                    quote @ (b'"' | b'\'') => {
-                        let close = i + 1 + memchr::memchr(quote, &bytes[i + 1..])?;
-                        let value = i + 1..close;
-                        i = close + 1;
-                        value
-                    }
-                    b'>' => i..i,
-                    _ => {
-                        let start = i;
-                        while i < len && !is_space(bytes[i]) && bytes[i] != b'>' {
-                            i += 1;
-                        }
-                        start..i
-                    }
-                };
-                tag.amp |= memchr::memchr(b'&', &bytes[value.clone()]).is_some();
-                tag.attrs.push((name, value));
-            }
-        }
-    }
-}
-
-/// `text` with ASCII capitals lowered, as the tokenizer lowers tag and attribute names.
-fn lowered(text: &str) -> LocalName {
-    if text.bytes().any(|b| b.is_ascii_uppercase()) {
-        LocalName::from(text.to_ascii_lowercase())
-    } else {
-        LocalName::from(text)
-    }
-}
-
-/// Whether `bytes` at `at` start with `word`, ASCII case ignored.
-fn starts_with_ignoring_case(bytes: &[u8], at: usize, word: &[u8]) -> bool {
-    bytes
-        .get(at..at + word.len())
-        .is_some_and(|b| b.eq_ignore_ascii_case(word))
 }
 
 impl<S: TokenSink> Fast<'_, S> {
@@ -288,35 +191,34 @@ impl<S: TokenSink> Fast<'_, S> {
         }
     }
 
-    /// Text read in `mode`, as character tokens; a stretch holding a character reference
-    /// goes through html5ever.
+    /// Text read in `mode`, as character tokens (character references decoded, in the
+    /// states that decode them).
     fn characters(&self, range: Range<usize>, mode: Mode) {
         if range.is_empty() {
             return;
         }
-        if mode != Mode::Raw(RawKind::Rawtext)
-            && mode != Mode::Raw(RawKind::ScriptData)
-            && memchr::memchr(b'&', &self.bytes[range.clone()]).is_some()
+        let text = if mode == Mode::Raw(RawKind::Rawtext)
+            || mode == Mode::Raw(RawKind::ScriptData)
+            || memchr::memchr(b'&', &self.bytes[range.clone()]).is_none()
         {
-            self.delegate(range, mode);
+            self.slice(range)
+        } else if let Some(decoded) = refs::decode(self.text(range.clone())) {
+            StrTendril::from(decoded)
         } else {
-            // Text never changes the tokenizer's state.
-            let _ = self
-                .sink
-                .process_token(Token::CharacterTokens(self.slice(range)), LINE);
-        }
+            self.delegate(range, mode, false);
+            return;
+        };
+        // Text never changes the tokenizer's state.
+        let _ = self.sink.process_token(Token::CharacterTokens(text), LINE);
     }
 
     fn start_tag(&self, lt: usize) -> Step {
-        let Some(tag) = scan_tag(self.bytes, lt + 1) else {
+        let Some(mut tag) = scan_tag(self.bytes, lt + 1) else {
             return Step::HandOver(lt, Mode::Data);
         };
         let name = lowered(self.text(tag.name.clone()));
         *self.last_start.borrow_mut() = Some(name.clone());
-        if tag.amp {
-            let mode = self.delegate(lt..tag.end, Mode::Data);
-            return Step::Go(tag.end, mode);
-        }
+        tag.attrs.truncate(self.max_attributes.max(1));
         let mut attrs: Vec<Attribute> = Vec::with_capacity(tag.attrs.len());
         let mut duplicates = false;
         for (attr_name, value) in tag.attrs {
@@ -325,9 +227,20 @@ impl<S: TokenSink> Fast<'_, S> {
                 duplicates = true;
                 continue;
             }
+            let value = if tag.amp && memchr::memchr(b'&', &self.bytes[value.clone()]).is_some() {
+                match refs::decode(self.text(value)) {
+                    Some(decoded) => StrTendril::from(decoded),
+                    None => {
+                        let mode = self.delegate(lt..tag.end, Mode::Data, true);
+                        return Step::Go(tag.end, mode);
+                    }
+                }
+            } else {
+                self.slice(value)
+            };
             attrs.push(Attribute {
                 name: QualName::new(None, ns!(), local),
-                value: self.slice(value),
+                value,
             });
         }
         let result = self.sink.process_token(
@@ -387,7 +300,7 @@ impl<S: TokenSink> Fast<'_, S> {
         let end = lt + 2 + gt + 1;
         if starts_with_ignoring_case(self.bytes, lt + 2, b"doctype") {
             // Every doctype state ends the doctype at its first `>`.
-            self.delegate(lt..end, Mode::Data);
+            self.delegate(lt..end, Mode::Data, false);
             return Step::Go(end, Mode::Data);
         }
         self.bogus_comment(lt, lt + 2)
@@ -438,34 +351,19 @@ impl<S: TokenSink> Fast<'_, S> {
         let Some(name) = self.last_start.borrow().clone() else {
             return Step::HandOver(pos, mode);
         };
-        let Some(lt) = self.appropriate_end_tag(pos, name.as_bytes()) else {
+        let end = if kind == RawKind::ScriptData {
+            script_end(self.bytes, pos)
+        } else {
+            appropriate_end_tag(self.bytes, pos, name.as_bytes())
+        };
+        let Some(lt) = end else {
             return Step::HandOver(pos, mode);
         };
-        if kind == RawKind::ScriptData
-            && memchr::memmem::find(&self.bytes[pos..lt], b"<!--").is_some()
-        {
-            // `<!--` opens the script's escaped states, where `</script>` may not end it.
-            return Step::HandOver(pos, mode);
-        }
         if scan_tag(self.bytes, lt + 2).is_none() {
             return Step::HandOver(pos, mode);
         }
         self.characters(pos..lt, mode);
         self.end_tag(lt, lt + 2, mode)
-    }
-
-    /// The first `</name` from `pos` followed by white space, `/` or `>` (name case ignored).
-    fn appropriate_end_tag(&self, pos: usize, name: &[u8]) -> Option<usize> {
-        memchr::memmem::find_iter(&self.bytes[pos..], b"</")
-            .map(|at| pos + at)
-            .find(|&lt| {
-                let after = lt + 2 + name.len();
-                starts_with_ignoring_case(self.bytes, lt + 2, name)
-                    && self
-                        .bytes
-                        .get(after)
-                        .is_some_and(|&b| is_space(b) || b == b'/' || b == b'>')
-            })
     }
 
     fn options(&self, mode: Mode) -> TokenizerOpts {
@@ -482,8 +380,9 @@ impl<S: TokenSink> Fast<'_, S> {
     }
 
     /// Have html5ever tokenize `range`, which starts in `mode` and ends between two tokens;
-    /// returns the state the tree builder's answer to its last tag leaves.
-    fn delegate(&self, range: Range<usize>, mode: Mode) -> Mode {
+    /// returns the state the tree builder's answer to its last tag leaves. `tags`: the range
+    /// holds tags, whose attributes are capped first.
+    fn delegate(&self, range: Range<usize>, mode: Mode, tags: bool) -> Mode {
         let forward = Forward {
             sink: self.sink,
             whole: false,
@@ -491,10 +390,23 @@ impl<S: TokenSink> Fast<'_, S> {
         };
         let tokenizer = Tokenizer::new(forward, self.options(mode));
         let queue = BufferQueue::default();
-        queue.push_back(self.slice(range));
+        queue.push_back(if tags {
+            self.capped(range)
+        } else {
+            self.slice(range)
+        });
         while !matches!(tokenizer.feed(&queue), TokenizerResult::Done) {}
         tokenizer.end();
         tokenizer.sink.mode.get()
+    }
+
+    /// `range` with every start tag cut to its first `max_attributes` attributes, as
+    /// html5ever must read it (it checks each attribute against all earlier ones).
+    fn capped(&self, range: Range<usize>) -> StrTendril {
+        match super::cap_attributes(self.text(range.clone()), self.max_attributes) {
+            Cow::Borrowed(_) => self.slice(range),
+            Cow::Owned(text) => StrTendril::from(text),
+        }
     }
 
     /// Have html5ever tokenize the rest of the input, from `pos` in `mode`, and end it.
@@ -506,7 +418,7 @@ impl<S: TokenSink> Fast<'_, S> {
         };
         let tokenizer = Tokenizer::new(forward, self.options(mode));
         let queue = BufferQueue::default();
-        queue.push_back(self.slice(pos..self.bytes.len()));
+        queue.push_back(self.capped(pos..self.bytes.len()));
         while !matches!(tokenizer.feed(&queue), TokenizerResult::Done) {}
         tokenizer.end();
     }

@@ -141,6 +141,40 @@ fn line_breaks() {
 }
 
 #[test]
+fn attribute_floods_keep_the_first_attributes() {
+    let flood: Vec<String> = (0..1000)
+        .map(|i| format!("a{} = \"{i}\"", i % 300))
+        .collect();
+    check(&format!(
+        "<div {}>text</div><p x=1 x=2 y=&amp;>t</p>",
+        flood.join(" ")
+    ));
+    check(&format!("<div {} b=\"&nbsp\">text</div>", flood.join(" ")));
+}
+
+#[test]
+fn escaped_scripts() {
+    for html in [
+        "<script><!-- x --></script><p>after",
+        "<script><!--\nvar a = '<script>x</script>';\n//--></script><p>after",
+        "<script><!-- <script> x </script> y --></script><p>after",
+        "<script><!-- <script> x --> </script><p>after",
+        "<script><!-- <SCRIPT/> </script/> </script><p>after",
+        "<script><!-- </scriptx> <scriptx> </script><p>after",
+        "<script><!--><script></script><p>after",
+        "<script><!---><script></script></script><p>after",
+        "<script><!-- <script> <!-- --> </script><p>after",
+        "<script><!-- <script> <</script> </script><p>after",
+        "<script><!-- <script> -</script> </script><p>after",
+        "<script><!-- <script>",
+        "<script><!-- <sc",
+        "<script><!-- --!> <script> </script> </script><p>after",
+    ] {
+        check(html);
+    }
+}
+
+#[test]
 fn deep_pages_keep_their_depth_limit() {
     let html = "<div>".repeat(2_000) + "deep" + &"</div>".repeat(2_000) + "<p>after</p>";
     check(&html);
