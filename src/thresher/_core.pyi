@@ -19,13 +19,19 @@ CONTEXT_COLUMNS: list[str]
 # link chars, link words, tags, is heading, offset (the field order of thresher.document.blocks.Block).
 BlockRow = tuple[int, str, str, int, tuple[tuple[str, int], ...], int, int, int, int, int, bool, int]
 
+@final
+class ElementAttributes:
+    def dicts(self) -> list[Mapping[str, str]]: ...
+    def __len__(self) -> int: ...
+
 class DocumentColumns(TypedDict):
     tags: list[str]
     parents: npt.NDArray[np.int64]
     depths: npt.NDArray[np.int64]
     first_blocks: npt.NDArray[np.int64]
     end_blocks: npt.NDArray[np.int64]
-    attrs: list[Mapping[str, str]]
+    attrs: ElementAttributes
+    lang: str | None
     blocks: list[BlockRow]
     title: str
     meta: list[tuple[str, str]]

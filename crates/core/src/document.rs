@@ -51,7 +51,11 @@ pub struct Block {
 /// The attributes of element `index` as the Python document holds them: all of them with
 /// `all`, otherwise only `<html>`'s and the skipped elements' (script, head ...).
 pub fn held_attributes<'a>(dom: &'a Dom, doc: &Document, index: usize, all: bool) -> &'a [Attr] {
-    let node = doc.nodes[index];
+    held_node_attributes(dom, doc.nodes[index], all)
+}
+
+/// [`held_attributes`] of the element whose DOM node is `node`.
+pub fn held_node_attributes(dom: &Dom, node: NodeId, all: bool) -> &[Attr] {
     let tag = dom.tag(node);
     if all || tag == "html" || is_skipped_tag(tag) {
         dom.attributes(node)
