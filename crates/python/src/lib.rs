@@ -94,24 +94,36 @@ impl ElementAttributes {
     }
 }
 
+/// One row per block, in the field order of ``thresher.document.blocks.Block``, each made
+/// into `block_type` (a tuple subclass) as it is built, so no second copy of the rows lives
+/// beside the blocks. A block whose one span is its whole text shares that text's string.
 fn blocks<'py>(
     py: Python<'py>,
     dom: &Dom,
     doc: &Document,
+    block_type: &Bound<'py, PyAny>,
     strings: &mut Strings<'py>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let tuple_new = py.get_type::<PyTuple>().getattr("__new__")?;
     let list = PyList::empty(py);
     for (index, block) in doc.blocks.iter().enumerate() {
-        let spans = PyTuple::new(
-            py,
-            doc.spans[block.span_start as usize..block.span_end as usize]
-                .iter()
-                .map(|span| (doc.span_text(dom, *span), span.element)),
-        )?;
+        let spans = &doc.spans[block.span_start as usize..block.span_end as usize];
+        let text = PyString::new(py, &block.text);
+        let spans = match spans {
+            [span] if doc.span_text(dom, *span) == block.text => {
+                PyTuple::new(py, [(text.clone(), span.element)])?
+            }
+            _ => PyTuple::new(
+                py,
+                spans
+                    .iter()
+                    .map(|span| (doc.span_text(dom, *span), span.element)),
+            )?,
+        };
         let tag = strings.get(dom.tag(doc.nodes[block.element as usize]));
         let row = (
             index,
-            block.text.as_str(),
+            text,
             tag,
             block.element,
             spans,
@@ -122,8 +134,9 @@ fn blocks<'py>(
             block.tags,
             block.is_heading,
             block.offset,
-        );
-        list.append(row.into_pyobject(py)?)?;
+        )
+            .into_pyobject(py)?;
+        list.append(tuple_new.call1((block_type, row))?)?;
     }
     Ok(list)
 }
@@ -133,13 +146,13 @@ fn blocks<'py>(
 /// Returns a dict of columns: ``tags``, ``parents``, ``depths``, ``first_blocks``,
 /// ``end_blocks`` (int64 arrays), ``attrs`` (an [`ElementAttributes`]: a dict per element,
 /// or ``empty`` for elements without attributes, and for all but ``<html>`` and skipped
-/// elements unless ``attributes``), ``lang`` (the ``<html>`` element's ``lang``, or None), ``blocks`` (one tuple per block, in the field order of
-/// ``thresher.blocks.Block``), ``title``, ``meta``, ``json_ld`` and ``skipped``.
+/// elements unless ``attributes``), ``lang`` (the ``<html>`` element's ``lang``, or None),
+/// ``blocks`` (one ``block_type`` per block: see [`blocks`]), ``title``, ``meta``, ``json_ld`` and ``skipped``.
 ///
 /// ``html`` is the page's text, or the page's own bytes when they are that text in UTF-8
 /// (read as they are: no copy of the text is encoded).
 #[pyfunction]
-#[pyo3(signature = (html, *, max_attributes, max_depth, attributes, empty))]
+#[pyo3(signature = (html, *, max_attributes, max_depth, attributes, empty, block_type))]
 fn build_document<'py>(
     py: Python<'py>,
     html: &Bound<'py, PyAny>,
@@ -147,6 +160,7 @@ fn build_document<'py>(
     max_depth: u32,
     attributes: bool,
     empty: &Bound<'py, PyAny>,
+    block_type: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let source = match html.cast::<PyBytes>() {
         Ok(bytes) => std::str::from_utf8(bytes.as_bytes())
@@ -199,7 +213,7 @@ fn build_document<'py>(
         empty: empty.clone().unbind(),
     };
     out.set_item("attrs", attrs)?;
-    out.set_item("blocks", blocks(py, &dom, &doc, &mut strings)?)?;
+    out.set_item("blocks", blocks(py, &dom, &doc, block_type, &mut strings)?)?;
     out.set_item("title", doc.head.title.as_str())?;
     out.set_item("meta", doc.head.meta.clone())?;
     out.set_item("json_ld", doc.head.json_ld.clone())?;

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, cast, overload
 
 import numpy as np
 
@@ -39,7 +39,6 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 _WS = re.compile(r"\s+")
 # What an element's ``attrs`` is when the document is built without attributes.
 NO_ATTRIBUTES: Mapping[str, str] = MappingProxyType({})
-_new_tuple = tuple.__new__  # builds a NamedTuple from a tuple of its fields, skipping its __new__
 
 
 class Element(NamedTuple):
@@ -316,7 +315,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def _parse_and_walk(html: str | bytes, limits: ParseLimits, attributes: bool) -> _core.DocumentColumns:
     try:
         return _core.build_document(html, max_attributes=limits.max_attributes, max_depth=limits.max_depth,
-                                    attributes=attributes, empty=NO_ATTRIBUTES)
+                                    attributes=attributes, empty=NO_ATTRIBUTES, block_type=Block)
     except RuntimeError as exc:  # the core's parser failed (a bug): the page cannot be read
         raise InputError(f"the page could not be parsed: {exc}") from None
 
@@ -356,6 +355,6 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     elements.__dict__["arrays"] = arrays  # the cached columns, already read-only arrays
     lang = (raw["lang"] or "").replace("_", "-").split("-")[0].strip().lower()
     return Document(
-        elements=elements, blocks=tuple([_new_tuple(Block, row) for row in raw["blocks"]]),
+        elements=elements, blocks=cast("tuple[Block, ...]", tuple(raw["blocks"])),
         title=raw["title"], lang=lang, url=url, meta=tuple(raw["meta"]), json_ld=tuple(raw["json_ld"]),
         encoding=encoding, source_length=len(html), skipped=frozenset(raw["skipped"]), native=raw["page"])
