@@ -9,7 +9,9 @@
 //! call stack, so depth costs nothing.
 
 use crate::dom::{Attr, Dom, Kind, NodeId, NONE};
-use crate::text::{collapse_whitespace, hides, is_all_space, pre_text, split_count};
+use crate::text::{
+    collapse_whitespace, collapsed_counts, hides, is_all_space, pre_text, split_count,
+};
 
 mod tags;
 
@@ -251,8 +253,8 @@ impl Walker<'_> {
                 self.pending.pre = true;
             }
             if inherited & Role::ANCHOR != 0 {
-                let (collapsed, words) = collapse_whitespace(text);
-                self.pending.link_chars += collapsed.chars().count() as u32;
+                let (chars, words) = collapsed_counts(text);
+                self.pending.link_chars += chars as u32;
                 self.pending.link_words += words as u32;
             }
         } else if self.pending.has_text || inherited & Role::PRE != 0 {

@@ -89,6 +89,7 @@ pub(super) fn run<S: TokenSink>(text: &str, max_attributes: usize, sink: &S) {
         text
     };
     let fast = Fast {
+        source: text,
         bytes: text.as_bytes(),
         input: StrTendril::from_slice(text),
         sink,
@@ -143,6 +144,7 @@ fn normalise_newlines(text: &str) -> String {
 }
 
 struct Fast<'a, S> {
+    source: &'a str,
     bytes: &'a [u8],
     /// The whole input, which the text and values handed on are cut from without copies.
     input: StrTendril,
@@ -155,8 +157,8 @@ struct Fast<'a, S> {
 
 impl<S: TokenSink> Fast<'_, S> {
     fn text(&self, range: Range<usize>) -> &str {
-        // The ranges are cut at ASCII bytes of a `str`, so at character boundaries.
-        std::str::from_utf8(&self.bytes[range]).unwrap_or_default()
+        // The ranges are cut at ASCII bytes of the text, so at character boundaries.
+        self.source.get(range).unwrap_or_default()
     }
 
     fn slice(&self, range: Range<usize>) -> StrTendril {
