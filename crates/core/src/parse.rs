@@ -142,6 +142,9 @@ impl DepthFilter {
     /// Whether `tag` closes a start tag that was dropped; counts it off if so.
     fn closes_dropped(&self, tag: &Tag) -> bool {
         let mut dropped = self.dropped.borrow_mut();
+        if dropped.is_empty() {
+            return false;
+        }
         match dropped.get_mut(&tag.name) {
             Some(open) if *open > 0 => {
                 *open -= 1;

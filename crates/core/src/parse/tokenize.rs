@@ -34,6 +34,7 @@ use html5ever::tokenizer::{
 };
 use html5ever::{ns, Attribute, LocalName, QualName, TokenizerResult};
 
+use crate::hash::{HashMap, HashMapExt};
 use scan::{appropriate_end_tag, lowered, scan_tag, script_end, starts_with_ignoring_case};
 
 mod refs;
@@ -76,6 +77,9 @@ enum Step {
     End,
 }
 
+/// Distinct name spellings remembered per page; past them, names are looked up each time.
+const MAX_NAMES: usize = 4096;
+
 /// The line number given with every token: the tree builder only reports it with errors.
 const LINE: u64 = 1;
 
@@ -94,6 +98,7 @@ pub(super) fn run<S: TokenSink>(text: &str, max_attributes: usize, sink: &S) {
         input: StrTendril::from_slice(text),
         sink,
         max_attributes,
+        names: RefCell::new(HashMap::new()),
         last_start: RefCell::new(None),
     };
     // A byte-order mark at the start is not text (html5ever's `discard_bom`).
@@ -151,14 +156,31 @@ struct Fast<'a, S> {
     sink: &'a S,
     /// Attributes kept per start tag (see [`super::cap_attributes`]).
     max_attributes: usize,
+    /// The atoms of the names read so far, by spelling (see [`Fast::name`]).
+    names: RefCell<HashMap<&'a str, LocalName>>,
     /// The name of the last start tag, which ends the raw text it opens.
     last_start: RefCell<Option<LocalName>>,
 }
 
-impl<S: TokenSink> Fast<'_, S> {
-    fn text(&self, range: Range<usize>) -> &str {
+impl<'a, S: TokenSink> Fast<'a, S> {
+    fn text(&self, range: Range<usize>) -> &'a str {
         // The ranges are cut at ASCII bytes of the text, so at character boundaries.
         self.source.get(range).unwrap_or_default()
+    }
+
+    /// The tag or attribute name at `range`, lowered, as an atom. Names repeat through a
+    /// page, so each distinct spelling is looked up in the atom tables once.
+    fn name(&self, range: Range<usize>) -> LocalName {
+        let text = self.text(range);
+        let mut names = self.names.borrow_mut();
+        if let Some(name) = names.get(text) {
+            return name.clone();
+        }
+        let name = lowered(text);
+        if names.len() < MAX_NAMES {
+            names.insert(text, name.clone());
+        }
+        name
     }
 
     fn slice(&self, range: Range<usize>) -> StrTendril {
@@ -218,13 +240,13 @@ impl<S: TokenSink> Fast<'_, S> {
         let Some(mut tag) = scan_tag(self.bytes, lt + 1) else {
             return Step::HandOver(lt, Mode::Data);
         };
-        let name = lowered(self.text(tag.name.clone()));
+        let name = self.name(tag.name.clone());
         *self.last_start.borrow_mut() = Some(name.clone());
         tag.attrs.truncate(self.max_attributes.max(1));
         let mut attrs: Vec<Attribute> = Vec::with_capacity(tag.attrs.len());
         let mut duplicates = false;
         for (attr_name, value) in tag.attrs {
-            let local = lowered(self.text(attr_name));
+            let local = self.name(attr_name);
             if attrs.iter().any(|a| a.name.local == local) {
                 duplicates = true;
                 continue;
@@ -277,7 +299,7 @@ impl<S: TokenSink> Fast<'_, S> {
         let result = self.sink.process_token(
             Token::TagToken(Tag {
                 kind: TagKind::EndTag,
-                name: lowered(self.text(tag.name)),
+                name: self.name(tag.name),
                 self_closing: tag.self_closing,
                 attrs: Vec::new(),
                 had_duplicate_attributes: false,
