@@ -6,16 +6,15 @@
 //! nearly every page (text, start and end tags with their attributes, comments, the
 //! content of `<script>`, `<style>`, `<title>` ...) with byte scans and hands the tree
 //! builder the very tokens html5ever would have made of it, following the standard's
-//! tokenizer states. What it does not read itself it leaves to html5ever:
+//! tokenizer states, character references decoded as html5ever decodes them (`refs`).
+//! What it does not read itself it leaves to html5ever:
 //!
-//! * a stretch holding character references (`&amp;`, `&#8217;` ...): the text up to the
-//!   next `<`, a whole tag, or a `<title>`'s text, each handed to a fresh html5ever
-//!   tokenizer that starts in the state the stretch starts in and ends where it ends;
-//! * a doctype, which is one `<!...>` up to its first `>`, the same way;
-//! * anything rarer (a `<plaintext>`, CDATA, a script holding `<!--`, markup cut off by
-//!   the end of the input): html5ever tokenizes the rest of the page, starting in the
-//!   state the fast path had reached. Between two tokens that state is all a tokenizer
-//!   carries (the last start tag's name aside, which it is given), so the hand-over is exact.
+//! * a doctype, which is one `<!...>` up to its first `>`: a fresh html5ever tokenizer reads
+//!   it alone, starting in the data state and ending where it ends;
+//! * anything rarer (a `<plaintext>`, CDATA, markup cut off by the end of the input):
+//!   html5ever tokenizes the rest of the page, starting in the state the fast path had
+//!   reached. Between two tokens that state is all a tokenizer carries (the last start
+//!   tag's name aside, which it is given), so the hand-over is exact.
 //!
 //! Carriage returns are normalised before tokenizing (`\r\n` and `\r` become `\n`, the
 //! standard's input-stream preprocessing) and a page holding NUL characters goes to
@@ -226,11 +225,8 @@ impl<'a, S: TokenSink> Fast<'a, S> {
             || memchr::memchr(b'&', &self.bytes[range.clone()]).is_none()
         {
             self.slice(range)
-        } else if let Some(decoded) = refs::decode(self.text(range.clone())) {
-            StrTendril::from(decoded)
         } else {
-            self.delegate(range, mode, false);
-            return;
+            StrTendril::from(refs::decode(self.text(range), false))
         };
         // Text never changes the tokenizer's state.
         let _ = self.sink.process_token(Token::CharacterTokens(text), LINE);
@@ -252,13 +248,7 @@ impl<'a, S: TokenSink> Fast<'a, S> {
                 continue;
             }
             let value = if tag.amp && memchr::memchr(b'&', &self.bytes[value.clone()]).is_some() {
-                match refs::decode(self.text(value)) {
-                    Some(decoded) => StrTendril::from(decoded),
-                    None => {
-                        let mode = self.delegate(lt..tag.end, Mode::Data, true);
-                        return Step::Go(tag.end, mode);
-                    }
-                }
+                StrTendril::from(refs::decode(self.text(value), true))
             } else {
                 self.slice(value)
             };
@@ -324,7 +314,7 @@ impl<'a, S: TokenSink> Fast<'a, S> {
         let end = lt + 2 + gt + 1;
         if starts_with_ignoring_case(self.bytes, lt + 2, b"doctype") {
             // Every doctype state ends the doctype at its first `>`.
-            self.delegate(lt..end, Mode::Data, false);
+            self.delegate(lt..end, Mode::Data);
             return Step::Go(end, Mode::Data);
         }
         self.bogus_comment(lt, lt + 2)
@@ -404,9 +394,8 @@ impl<'a, S: TokenSink> Fast<'a, S> {
     }
 
     /// Have html5ever tokenize `range`, which starts in `mode` and ends between two tokens;
-    /// returns the state the tree builder's answer to its last tag leaves. `tags`: the range
-    /// holds tags, whose attributes are capped first.
-    fn delegate(&self, range: Range<usize>, mode: Mode, tags: bool) -> Mode {
+    /// returns the state the tree builder's answer to its last tag leaves.
+    fn delegate(&self, range: Range<usize>, mode: Mode) -> Mode {
         let forward = Forward {
             sink: self.sink,
             whole: false,
@@ -414,11 +403,7 @@ impl<'a, S: TokenSink> Fast<'a, S> {
         };
         let tokenizer = Tokenizer::new(forward, self.options(mode));
         let queue = BufferQueue::default();
-        queue.push_back(if tags {
-            self.capped(range)
-        } else {
-            self.slice(range)
-        });
+        queue.push_back(self.slice(range));
         while !matches!(tokenizer.feed(&queue), TokenizerResult::Done) {}
         tokenizer.end();
         tokenizer.sink.mode.get()

@@ -1,45 +1,37 @@
-//! The character references the fast path decodes itself: a name with its semicolon
-//! (`&amp;`, `&nbsp;`) and numeric ones (`&#8217;`, `&#x27;`), which html5ever decodes the
-//! same in text and in attribute values. A name without its semicolon, an unknown name or
-//! `&#` without digits is left to html5ever, whose rules for those depend on where they stand.
+//! Character references, decoded as html5ever's tokenizer decodes them: named ones by the
+//! longest name of the entity table that the text starts with (the legacy names without
+//! their semicolon included, except in an attribute value before `=` or a letter or digit),
+//! numeric ones with the standard's replacements. A `&` that starts no reference is text.
 
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 
-/// `text` with its character references decoded; `None` when one is not of the kinds above.
+/// `text` with its character references decoded; `in_attribute`: it is an attribute value.
 /// `text` ends before a character that cannot continue a reference (`<`, a quote, white
-/// space, `>`), so a `&` at its end is a plain `&`.
-pub(super) fn decode(text: &str) -> Option<String> {
+/// space, `>`), so it ends a reference as the end of the input would.
+pub(super) fn decode(text: &str, in_attribute: bool) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
     let mut at = 0;
     while let Some(found) = memchr::memchr(b'&', &bytes[at..]) {
         let amp = at + found;
-        let end = match bytes.get(amp + 1) {
-            Some(b'#') => {
-                let (c, end) = numeric(bytes, amp + 2)?;
-                out.push_str(&text[copied..amp]);
-                out.push(c);
-                end
-            }
-            Some(b) if b.is_ascii_alphanumeric() => {
-                let (first, second, end) = named(text, amp + 1)?;
-                out.push_str(&text[copied..amp]);
-                out.push(first);
-                out.extend(second);
-                end
-            }
-            // A `&` that starts no reference is text.
-            _ => {
-                at = amp + 1;
-                continue;
-            }
+        let reference = match bytes.get(amp + 1) {
+            Some(b'#') => numeric(bytes, amp + 2).map(|(c, end)| (c, None, end)),
+            Some(b) if b.is_ascii_alphanumeric() => named(text, amp + 1, in_attribute),
+            _ => None,
         };
+        let Some((first, second, end)) = reference else {
+            at = amp + 1;
+            continue;
+        };
+        out.push_str(&text[copied..amp]);
+        out.push(first);
+        out.extend(second);
         copied = end;
         at = end;
     }
     out.push_str(&text[copied..]);
-    Some(out)
+    out
 }
 
 /// The character of a numeric reference whose digits (after `&#`) start at `start`, and
@@ -76,26 +68,38 @@ fn numeric_char(value: u32) -> char {
     }
 }
 
-/// The characters of the named reference whose name starts at `start`, when the name is
-/// followed by `;` and names a character (with the `;`), and the index after the `;`.
-fn named(text: &str, start: usize) -> Option<(char, Option<char>, usize)> {
+/// The characters of the named reference whose name starts at `start`, and the index
+/// after it: the longest entity name that the text there starts with, read while the text
+/// read is the start of some name. `None` for none, or (in an attribute value) for a name
+/// without its semicolon followed by `=`, a letter or a digit.
+fn named(text: &str, start: usize, in_attribute: bool) -> Option<(char, Option<char>, usize)> {
     let bytes = text.as_bytes();
-    let semicolon = start
-        + bytes[start..]
-            .iter()
-            .position(|b| !b.is_ascii_alphanumeric())
-            .unwrap_or(bytes.len() - start);
-    if bytes.get(semicolon) != Some(&b';') {
+    let mut found = None;
+    let mut end = start;
+    // Entity names are ASCII letters, digits and a final `;`.
+    while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b';') {
+        end += 1;
+        let Some(&(first, second)) = NAMED_ENTITIES.get(&text[start..end]) else {
+            break;
+        };
+        if first != 0 {
+            found = Some((first, second, end));
+        }
+    }
+    let (first, second, end) = found?;
+    let next = bytes.get(end).copied();
+    if in_attribute
+        && bytes[end - 1] != b';'
+        && next.is_some_and(|b| b == b'=' || b.is_ascii_alphanumeric())
+    {
         return None;
     }
-    let &(first, second) = NAMED_ENTITIES.get(&text[start..=semicolon])?;
-    let first = char::from_u32(first).filter(|_| first != 0)?;
     let second = if second == 0 {
         None
     } else {
         Some(char::from_u32(second)?)
     };
-    Some((first, second, semicolon + 1))
+    Some((char::from_u32(first)?, second, end))
 }
 
 #[cfg(test)]
@@ -105,23 +109,25 @@ mod tests {
     #[test]
     fn decodes_named_and_numeric_references() {
         assert_eq!(
-            decode("a&amp;b &nbsp;&#8217;&#x27;&#X41&#65;&").as_deref(),
-            Some("a&b \u{a0}\u{2019}'AA&")
+            decode("a&amp;b &nbsp;&#8217;&#x27;&#X41&#65;&", false),
+            "a&b \u{a0}\u{2019}'AA&"
         );
+        assert_eq!(decode("&NotEqualTilde;", false), "\u{2242}\u{338}");
         assert_eq!(
-            decode("&NotEqualTilde;").as_deref(),
-            Some("\u{2242}\u{338}")
-        );
-        assert_eq!(
-            decode("& &; &#0;&#128;&#x81;&#xD800;&#99999999999;").as_deref(),
-            Some("& &; \u{fffd}\u{20ac}\u{81}\u{fffd}\u{fffd}")
+            decode("& &; &#0;&#128;&#x81;&#xD800;&#99999999999;&#;&#x;", false),
+            "& &; \u{fffd}\u{20ac}\u{81}\u{fffd}\u{fffd}&#;&#x;"
         );
     }
 
     #[test]
-    fn leaves_the_context_dependent_references() {
-        for text in ["&amp", "&nbsp x", "&unknown;", "&#;", "&#x;", "&ampx;"] {
-            assert_eq!(decode(text), None, "{text}");
-        }
+    fn legacy_names_without_their_semicolon() {
+        assert_eq!(
+            decode("&amp &ampx &notit; &notin; &unknown;", false),
+            "& &x ¬it; ∉ &unknown;"
+        );
+        assert_eq!(
+            decode("?a=1&copy=2&amp;b&ampx&amp", true),
+            "?a=1&copy=2&b&ampx&"
+        );
     }
 }

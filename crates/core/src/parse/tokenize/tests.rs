@@ -93,6 +93,9 @@ fn character_references() {
         "<p>a&amp;b<b>c&lt;</b>&",
         "<title>a &amp; b &lt; c</title><textarea>&amp;</textarea>",
         "<pre>\n&amp;</pre>",
+        "<a href=\"?a=1&copy=2&amp=3&ampx&notit;&amp&not\" title='&lt&gt;&#x3c&#60;'>x&not;y&notit;z</a>",
+        "<a href=?a&amp=1&copy2 b=&amp>x</a><p title=\"&#;&#x;&&#\">&#;&#x;&&#</p>",
+        "<title>&amp &ampx &notit;</title><textarea>&lt&gt</textarea>",
     ] {
         check(html);
     }
