@@ -33,7 +33,6 @@ use html5ever::tokenizer::{
 };
 use html5ever::{ns, Attribute, LocalName, QualName, TokenizerResult};
 
-use crate::hash::{HashMap, HashMapExt};
 use scan::{appropriate_end_tag, lowered, scan_tag, script_end, starts_with_ignoring_case};
 
 mod refs;
@@ -76,9 +75,6 @@ enum Step {
     End,
 }
 
-/// Distinct name spellings remembered per page; past them, names are looked up each time.
-const MAX_NAMES: usize = 4096;
-
 /// The line number given with every token: the tree builder only reports it with errors.
 const LINE: u64 = 1;
 
@@ -97,7 +93,6 @@ pub(super) fn run<S: TokenSink>(text: &str, max_attributes: usize, sink: &S) {
         input: StrTendril::from_slice(text),
         sink,
         max_attributes,
-        names: RefCell::new(HashMap::new()),
         last_start: RefCell::new(None),
     };
     // A byte-order mark at the start is not text (html5ever's `discard_bom`).
@@ -155,8 +150,6 @@ struct Fast<'a, S> {
     sink: &'a S,
     /// Attributes kept per start tag (see [`super::cap_attributes`]).
     max_attributes: usize,
-    /// The atoms of the names read so far, by spelling (see [`Fast::name`]).
-    names: RefCell<HashMap<&'a str, LocalName>>,
     /// The name of the last start tag, which ends the raw text it opens.
     last_start: RefCell<Option<LocalName>>,
 }
@@ -167,19 +160,9 @@ impl<'a, S: TokenSink> Fast<'a, S> {
         self.source.get(range).unwrap_or_default()
     }
 
-    /// The tag or attribute name at `range`, lowered, as an atom. Names repeat through a
-    /// page, so each distinct spelling is looked up in the atom tables once.
+    /// The tag or attribute name at `range`, lowered, as an atom.
     fn name(&self, range: Range<usize>) -> LocalName {
-        let text = self.text(range);
-        let mut names = self.names.borrow_mut();
-        if let Some(name) = names.get(text) {
-            return name.clone();
-        }
-        let name = lowered(text);
-        if names.len() < MAX_NAMES {
-            names.insert(text, name.clone());
-        }
-        name
+        lowered(self.text(range))
     }
 
     fn slice(&self, range: Range<usize>) -> StrTendril {
