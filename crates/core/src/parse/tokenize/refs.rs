@@ -74,6 +74,24 @@ fn numeric_char(value: u32) -> char {
 /// without its semicolon followed by `=`, a letter or a digit.
 fn named(text: &str, start: usize, in_attribute: bool) -> Option<(char, Option<char>, usize)> {
     let bytes = text.as_bytes();
+    // The common case first: a name and its semicolon, which no longer name can extend.
+    let run = start
+        + bytes[start..]
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(bytes.len() - start);
+    if bytes.get(run) == Some(&b';') {
+        if let Some(&(first, second)) = NAMED_ENTITIES.get(&text[start..=run]) {
+            if first != 0 {
+                let second = if second == 0 {
+                    None
+                } else {
+                    Some(char::from_u32(second)?)
+                };
+                return Some((char::from_u32(first)?, second, run + 1));
+            }
+        }
+    }
     let mut found = None;
     let mut end = start;
     // Entity names are ASCII letters, digits and a final `;`.
