@@ -16,8 +16,14 @@ NEIGHBOUR_COLUMNS: list[str]
 CONTEXT_COLUMNS: list[str]
 
 # One block: index, text, tag, element, spans ((text, element) per text run), chars, words,
-# link chars, link words, tags, is heading, offset (the field order of thresher.document.blocks.Block).
+# link chars, link words, tags, is heading, offset (the field order of thresher.document.blocks.Block);
+# build_document makes each into its block_type.
 BlockRow = tuple[int, str, str, int, tuple[tuple[str, int], ...], int, int, int, int, int, bool, int]
+
+@final
+class ElementAttributes:
+    def dicts(self) -> list[Mapping[str, str]]: ...
+    def __len__(self) -> int: ...
 
 class DocumentColumns(TypedDict):
     tags: list[str]
@@ -25,7 +31,8 @@ class DocumentColumns(TypedDict):
     depths: npt.NDArray[np.int64]
     first_blocks: npt.NDArray[np.int64]
     end_blocks: npt.NDArray[np.int64]
-    attrs: list[Mapping[str, str]]
+    attrs: ElementAttributes
+    lang: str | None
     blocks: list[BlockRow]
     title: str
     meta: list[tuple[str, str]]
@@ -51,7 +58,7 @@ class TreeFactsColumns(TypedDict):
     classes: list[str | None]
 
 def build_document(html: str | bytes, *, max_attributes: int, max_depth: int, attributes: bool,
-                   empty: Mapping[str, str]) -> DocumentColumns: ...
+                   empty: Mapping[str, str], block_type: type[BlockRow]) -> DocumentColumns: ...
 def text_density(text: str) -> float: ...
 def readability_pattern_bits(value: str) -> int: ...
 def gaussian_kernel(sigma: float, radius_sigmas: float) -> npt.NDArray[np.float64]: ...

@@ -9,7 +9,9 @@
 //! call stack, so depth costs nothing.
 
 use crate::dom::{Attr, Dom, Kind, NodeId, NONE};
-use crate::text::{collapse_whitespace, hides, is_all_space, pre_text, split_count};
+use crate::text::{
+    collapse_whitespace, collapsed_counts, hides, is_all_space, pre_text, split_count,
+};
 
 mod tags;
 
@@ -51,7 +53,11 @@ pub struct Block {
 /// The attributes of element `index` as the Python document holds them: all of them with
 /// `all`, otherwise only `<html>`'s and the skipped elements' (script, head ...).
 pub fn held_attributes<'a>(dom: &'a Dom, doc: &Document, index: usize, all: bool) -> &'a [Attr] {
-    let node = doc.nodes[index];
+    held_node_attributes(dom, doc.nodes[index], all)
+}
+
+/// [`held_attributes`] of the element whose DOM node is `node`.
+pub fn held_node_attributes(dom: &Dom, node: NodeId, all: bool) -> &[Attr] {
     let tag = dom.tag(node);
     if all || tag == "html" || is_skipped_tag(tag) {
         dom.attributes(node)
@@ -247,8 +253,8 @@ impl Walker<'_> {
                 self.pending.pre = true;
             }
             if inherited & Role::ANCHOR != 0 {
-                let (collapsed, words) = collapse_whitespace(text);
-                self.pending.link_chars += collapsed.chars().count() as u32;
+                let (chars, words) = collapsed_counts(text);
+                self.pending.link_chars += chars as u32;
                 self.pending.link_words += words as u32;
             }
         } else if self.pending.has_text || inherited & Role::PRE != 0 {

@@ -19,14 +19,14 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 
 use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::{
-    BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
-};
+use html5ever::tokenizer::{Tag, TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts, TreeSink};
-use html5ever::{LocalName, TokenizerResult};
+use html5ever::LocalName;
 
 use crate::document::{is_block_tag, is_heading_tag};
 use crate::dom::{is_void, Dom, NodeId, Sink};
+
+mod tokenize;
 
 /// Bounds that keep parsing linear on hostile pages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,20 +85,18 @@ fn noframes_markup(dom: &Dom) -> Option<String> {
 }
 
 fn parse_once(html: &str, limits: Limits) -> Dom {
+    let filter = DepthFilter::new(limits.max_depth);
+    tokenize::run(html, limits.max_attributes, &filter);
+    filter.inner.sink.finish()
+}
+
+/// [`parse_once`] with html5ever's tokenizer alone: what the fast path must equal.
+#[cfg(test)]
+fn parse_once_html5ever(html: &str, limits: Limits) -> Dom {
+    use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
+    use html5ever::TokenizerResult;
     let source = cap_attributes(html, limits.max_attributes);
-    let builder = TreeBuilder::new(
-        Sink::default(),
-        TreeBuilderOpts {
-            scripting_enabled: false,
-            ..TreeBuilderOpts::default()
-        },
-    );
-    let filter = DepthFilter {
-        inner: builder,
-        max_depth: limits.max_depth,
-        dropped: RefCell::new(HashMap::new()),
-    };
-    let tokenizer = Tokenizer::new(filter, TokenizerOpts::default());
+    let tokenizer = Tokenizer::new(DepthFilter::new(limits.max_depth), TokenizerOpts::default());
     let input = BufferQueue::default();
     input.push_back(StrTendril::from_slice(&source));
     while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
@@ -115,6 +113,21 @@ struct DepthFilter {
 }
 
 impl DepthFilter {
+    fn new(max_depth: u32) -> Self {
+        let builder = TreeBuilder::new(
+            Sink::default(),
+            TreeBuilderOpts {
+                scripting_enabled: false,
+                ..TreeBuilderOpts::default()
+            },
+        );
+        DepthFilter {
+            inner: builder,
+            max_depth,
+            dropped: RefCell::new(HashMap::new()),
+        }
+    }
+
     fn too_deep(&self, tag: &Tag) -> bool {
         if is_void(&tag.name) || holds_text_only(&tag.name) {
             return false;
@@ -129,6 +142,9 @@ impl DepthFilter {
     /// Whether `tag` closes a start tag that was dropped; counts it off if so.
     fn closes_dropped(&self, tag: &Tag) -> bool {
         let mut dropped = self.dropped.borrow_mut();
+        if dropped.is_empty() {
+            return false;
+        }
         match dropped.get_mut(&tag.name) {
             Some(open) if *open > 0 => {
                 *open -= 1;

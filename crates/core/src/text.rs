@@ -12,23 +12,118 @@ pub fn is_all_space(text: &str) -> bool {
     !text.is_empty() && text.chars().all(is_space)
 }
 
+/// Whether an ASCII byte is white space to Python (`\x1c` to `\x1f` included).
+fn is_ascii_space(byte: u8) -> bool {
+    matches!(
+        byte,
+        b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | b' ' | 0x1c..=0x1f
+    )
+}
+
+/// The length in bytes of the non-ASCII character at `at`, and whether it is white space.
+/// Only characters led by `\xc2`, `\xe1`, `\xe2` or `\xe3` can be (U+0085, U+00A0,
+/// U+1680, U+2000 to U+205F, U+3000); the others are not decoded.
+fn non_ascii(text: &str, at: usize, lead: u8) -> (usize, bool) {
+    let len = match lead {
+        ..0xe0 => 2,
+        0xe0..0xf0 => 3,
+        _ => 4,
+    };
+    let space = matches!(lead, 0xc2 | 0xe1 | 0xe2 | 0xe3)
+        && text
+            .get(at..)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(is_space);
+    (len, space)
+}
+
+/// The white-space-separated words of `text` (`str.split()`'s), read a byte at a time
+/// where the text is ASCII.
+pub fn words(text: &str) -> Words<'_> {
+    Words { text, at: 0 }
+}
+
+/// See [`words`].
+pub struct Words<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let len = bytes.len();
+        let mut at = self.at;
+        while at < len {
+            let byte = bytes[at];
+            if byte < 0x80 {
+                if !is_ascii_space(byte) {
+                    break;
+                }
+                at += 1;
+            } else {
+                let (n, space) = non_ascii(text, at, byte);
+                if !space {
+                    break;
+                }
+                at += n;
+            }
+        }
+        if at >= len {
+            self.at = len;
+            return None;
+        }
+        let start = at;
+        while at < len {
+            let byte = bytes[at];
+            if byte < 0x80 {
+                if is_ascii_space(byte) {
+                    break;
+                }
+                at += 1;
+            } else {
+                let (n, space) = non_ascii(text, at, byte);
+                if space {
+                    break;
+                }
+                at += n;
+            }
+        }
+        self.at = at;
+        Some(text.get(start..at).unwrap_or_default())
+    }
+}
+
 /// `text`'s words joined by single spaces, and how many there are.
 pub fn collapse_whitespace(text: &str) -> (String, usize) {
     let mut out = String::with_capacity(text.len());
-    let mut words = 0;
-    for word in text.split(is_space).filter(|w| !w.is_empty()) {
-        if words > 0 {
+    let mut count = 0;
+    for word in words(text) {
+        if count > 0 {
             out.push(' ');
         }
         out.push_str(word);
-        words += 1;
+        count += 1;
     }
-    (out, words)
+    (out, count)
+}
+
+/// The characters and words of [`collapse_whitespace`]'s text, without making it.
+pub fn collapsed_counts(text: &str) -> (usize, usize) {
+    let (mut chars, mut count) = (0usize, 0usize);
+    for word in words(text) {
+        chars += word.chars().count();
+        count += 1;
+    }
+    (chars + count.saturating_sub(1), count)
 }
 
 /// How many white-space-separated words `text` holds.
 pub fn split_count(text: &str) -> usize {
-    text.split(is_space).filter(|w| !w.is_empty()).count()
+    words(text).count()
 }
 
 /// A `pre` block's text: line breaks kept, trailing white space of each line and
@@ -76,6 +171,29 @@ mod tests {
             ("a b c d".to_owned(), 4)
         );
         assert_eq!(collapse_whitespace(" \u{2003} "), (String::new(), 0));
+    }
+
+    #[test]
+    fn words_split_as_python_does() {
+        let text = "\u{85}a\u{3000}bé\u{1c}c\u{200b}d \u{a0}";
+        assert_eq!(words(text).collect::<Vec<_>>(), ["a", "bé", "c\u{200b}d"]);
+        assert_eq!(collapsed_counts(text), (8, 3));
+        assert_eq!(collapsed_counts(" "), (0, 0));
+        assert_eq!(split_count("x\ty\u{2028}z"), 3);
+    }
+
+    #[test]
+    fn words_agree_with_splitting_on_every_character() {
+        let reference = |t: &str| -> Vec<String> {
+            t.split(is_space)
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        for c in (0..0x1_0000).filter_map(char::from_u32) {
+            let text = format!("a{c}b {c}{c}é{c}");
+            assert_eq!(words(&text).collect::<Vec<_>>(), reference(&text), "{c:?}");
+        }
     }
 
     #[test]

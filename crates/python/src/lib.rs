@@ -19,8 +19,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
-use thresher_core::document::{self, held_attributes, Document};
-use thresher_core::dom::Dom;
+use thresher_core::document::{self, held_node_attributes, Document};
+use thresher_core::dom::{Dom, NodeId};
 use thresher_core::features::cetr::{self, Edges};
 use thresher_core::features::{candidates, context, neighbours, shallow, stage2, structure};
 use thresher_core::{build, parse, Limits};
@@ -55,48 +55,75 @@ impl<'py> Strings<'py> {
     }
 }
 
-fn attribute_dicts<'py>(
-    py: Python<'py>,
-    dom: &Dom,
-    doc: &Document,
+/// Each element's attributes as the Python document holds them (see `build_document`),
+/// made into Python dicts only when asked for: most extractions read none of them.
+#[pyclass(frozen, module = "thresher._core")]
+struct ElementAttributes {
+    dom: Arc<Dom>,
+    /// The DOM node of each element.
+    nodes: Vec<NodeId>,
     all: bool,
-    empty: &Bound<'py, PyAny>,
-    strings: &mut Strings<'py>,
-) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for index in 0..doc.len() {
-        let attrs = held_attributes(dom, doc, index, all);
-        if attrs.is_empty() {
-            list.append(empty)?;
-            continue;
-        }
-        let dict = PyDict::new(py);
-        for attr in attrs {
-            dict.set_item(strings.get(&attr.name), attr.value.as_str())?;
-        }
-        list.append(dict)?;
-    }
-    Ok(list)
+    /// The mapping given for an element without attributes.
+    empty: Py<PyAny>,
 }
 
+#[pymethods]
+impl ElementAttributes {
+    /// One dict per element, in element order (the shared empty mapping where it has none).
+    fn dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut strings = Strings::new(py);
+        let empty = self.empty.bind(py);
+        let list = PyList::empty(py);
+        for &node in &self.nodes {
+            let attrs = held_node_attributes(&self.dom, node, self.all);
+            if attrs.is_empty() {
+                list.append(empty)?;
+                continue;
+            }
+            let dict = PyDict::new(py);
+            for attr in attrs {
+                dict.set_item(strings.get(&attr.name), attr.value.as_str())?;
+            }
+            list.append(dict)?;
+        }
+        Ok(list)
+    }
+
+    fn __len__(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+/// One row per block, in the field order of ``thresher.document.blocks.Block``, each made
+/// into `block_type` (a tuple subclass) as it is built, so no second copy of the rows lives
+/// beside the blocks. A block whose one span is its whole text shares that text's string.
 fn blocks<'py>(
     py: Python<'py>,
     dom: &Dom,
     doc: &Document,
+    block_type: &Bound<'py, PyAny>,
     strings: &mut Strings<'py>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let tuple_new = py.get_type::<PyTuple>().getattr("__new__")?;
     let list = PyList::empty(py);
     for (index, block) in doc.blocks.iter().enumerate() {
-        let spans = PyTuple::new(
-            py,
-            doc.spans[block.span_start as usize..block.span_end as usize]
-                .iter()
-                .map(|span| (doc.span_text(dom, *span), span.element)),
-        )?;
+        let spans = &doc.spans[block.span_start as usize..block.span_end as usize];
+        let text = PyString::new(py, &block.text);
+        let spans = match spans {
+            [span] if doc.span_text(dom, *span) == block.text => {
+                PyTuple::new(py, [(text.clone(), span.element)])?
+            }
+            _ => PyTuple::new(
+                py,
+                spans
+                    .iter()
+                    .map(|span| (doc.span_text(dom, *span), span.element)),
+            )?,
+        };
         let tag = strings.get(dom.tag(doc.nodes[block.element as usize]));
         let row = (
             index,
-            block.text.as_str(),
+            text,
             tag,
             block.element,
             spans,
@@ -107,8 +134,9 @@ fn blocks<'py>(
             block.tags,
             block.is_heading,
             block.offset,
-        );
-        list.append(row.into_pyobject(py)?)?;
+        )
+            .into_pyobject(py)?;
+        list.append(tuple_new.call1((block_type, row))?)?;
     }
     Ok(list)
 }
@@ -116,15 +144,15 @@ fn blocks<'py>(
 /// Parse `html` and walk it into a document.
 ///
 /// Returns a dict of columns: ``tags``, ``parents``, ``depths``, ``first_blocks``,
-/// ``end_blocks`` (int64 arrays), ``attrs`` (a dict per element, or ``empty`` for
-/// elements without attributes, and for all but ``<html>`` and skipped elements
-/// unless ``attributes``), ``blocks`` (one tuple per block, in the field order of
-/// ``thresher.blocks.Block``), ``title``, ``meta``, ``json_ld`` and ``skipped``.
+/// ``end_blocks`` (int64 arrays), ``attrs`` (an [`ElementAttributes`]: a dict per element,
+/// or ``empty`` for elements without attributes, and for all but ``<html>`` and skipped
+/// elements unless ``attributes``), ``lang`` (the ``<html>`` element's ``lang``, or None),
+/// ``blocks`` (one ``block_type`` per block: see [`blocks`]), ``title``, ``meta``, ``json_ld`` and ``skipped``.
 ///
 /// ``html`` is the page's text, or the page's own bytes when they are that text in UTF-8
 /// (read as they are: no copy of the text is encoded).
 #[pyfunction]
-#[pyo3(signature = (html, *, max_attributes, max_depth, attributes, empty))]
+#[pyo3(signature = (html, *, max_attributes, max_depth, attributes, empty, block_type))]
 fn build_document<'py>(
     py: Python<'py>,
     html: &Bound<'py, PyAny>,
@@ -132,6 +160,7 @@ fn build_document<'py>(
     max_depth: u32,
     attributes: bool,
     empty: &Bound<'py, PyAny>,
+    block_type: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let source = match html.cast::<PyBytes>() {
         Ok(bytes) => std::str::from_utf8(bytes.as_bytes())
@@ -171,16 +200,25 @@ fn build_document<'py>(
         array.readwrite().make_nonwriteable();
         out.set_item(name, array)?;
     }
-    out.set_item(
-        "attrs",
-        attribute_dicts(py, &dom, &doc, attributes, empty, &mut strings)?,
-    )?;
-    out.set_item("blocks", blocks(py, &dom, &doc, &mut strings)?)?;
+    let root = doc.nodes.first().copied();
+    let lang = root
+        .filter(|&node| dom.tag(node) == "html")
+        .and_then(|node| dom.attr(node, "lang"));
+    out.set_item("lang", lang)?;
+    let dom = Arc::new(dom);
+    let attrs = ElementAttributes {
+        dom: Arc::clone(&dom),
+        nodes: doc.nodes.clone(),
+        all: attributes,
+        empty: empty.clone().unbind(),
+    };
+    out.set_item("attrs", attrs)?;
+    out.set_item("blocks", blocks(py, &dom, &doc, block_type, &mut strings)?)?;
     out.set_item("title", doc.head.title.as_str())?;
     out.set_item("meta", doc.head.meta.clone())?;
     out.set_item("json_ld", doc.head.json_ld.clone())?;
     out.set_item("skipped", doc.skipped.clone())?;
-    out.set_item("page", Page::new(Arc::new(dom), doc, attributes))?;
+    out.set_item("page", Page::new(dom, doc, attributes))?;
     Ok(out)
 }
 
@@ -278,6 +316,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(build_document, module)?)?;
     module.add_class::<Trees>()?;
     module.add_class::<Page>()?;
+    module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, cast, overload
 
 import numpy as np
 
@@ -39,7 +39,6 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 _WS = re.compile(r"\s+")
 # What an element's ``attrs`` is when the document is built without attributes.
 NO_ATTRIBUTES: Mapping[str, str] = MappingProxyType({})
-_new_tuple = tuple.__new__  # builds a NamedTuple from a tuple of its fields, skipping its __new__
 
 
 class Element(NamedTuple):
@@ -66,6 +65,55 @@ class Element(NamedTuple):
         return default if value is None else value
 
 
+class ElementAttributes(Sequence[Mapping[str, str]]):
+    """Each element's attributes (:attr:`ElementTable.attrs`), as read-only mappings.
+
+    Made by the core on first use, all at once: most extractions read none of them.
+    """
+
+    __slots__ = ("_dicts", "_native")
+
+    def __init__(self, native: _core.ElementAttributes | None = None,
+                 dicts: Sequence[Mapping[str, str]] = ()) -> None:
+        self._native = native
+        self._dicts: tuple[Mapping[str, str], ...] | None = None if native is not None else tuple(dicts)
+
+    def _all(self) -> tuple[Mapping[str, str], ...]:
+        dicts = self._dicts
+        if dicts is None:
+            native = self._native
+            assert native is not None
+            dicts = self._dicts = tuple(native.dicts())
+            self._native = None
+        return dicts
+
+    def __len__(self) -> int:
+        native = self._native
+        return len(native) if native is not None else len(self._all())
+
+    @overload
+    def __getitem__(self, index: int) -> Mapping[str, str]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Mapping[str, str], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Mapping[str, str] | tuple[Mapping[str, str], ...]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[Mapping[str, str]]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ElementAttributes):
+            return self._all() == other._all()
+        return isinstance(other, tuple) and self._all() == other
+
+    __hash__ = None  # type: ignore[assignment]  # mappings are not hashable
+
+    def __repr__(self) -> str:
+        return f"ElementAttributes({self._all()!r})"
+
+
 @dataclass(frozen=True)
 class ElementTable(Sequence[Element]):
     """All elements, in pre-order, stored as columns; ``table[i]`` is an :class:`Element`."""
@@ -73,7 +121,7 @@ class ElementTable(Sequence[Element]):
     tags: tuple[str, ...]
     parents: tuple[int, ...]
     depths: tuple[int, ...]
-    attrs: tuple[Mapping[str, str], ...]  # the parser's mappings: read them, never change them
+    attrs: Sequence[Mapping[str, str]]  # the parser's mappings: read them, never change them
     first_blocks: tuple[int, ...]
     end_blocks: tuple[int, ...]
 
@@ -212,8 +260,8 @@ class Document:
 
     def element_blocks(self, element: int) -> range:
         """Indices of the blocks inside ``element``'s subtree."""
-        el = self.elements[element]
-        return range(el.first_block, el.end_block)
+        elements = self.elements
+        return range(elements.first_blocks[element], elements.end_blocks[element])
 
     def block_element(self, block: int) -> Element:
         return self.elements[self.blocks[block].element]
@@ -267,7 +315,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def _parse_and_walk(html: str | bytes, limits: ParseLimits, attributes: bool) -> _core.DocumentColumns:
     try:
         return _core.build_document(html, max_attributes=limits.max_attributes, max_depth=limits.max_depth,
-                                    attributes=attributes, empty=NO_ATTRIBUTES)
+                                    attributes=attributes, empty=NO_ATTRIBUTES, block_type=Block)
     except RuntimeError as exc:  # the core's parser failed (a bug): the page cannot be read
         raise InputError(f"the page could not be parsed: {exc}") from None
 
@@ -303,11 +351,10 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
         raise InputError("the parser produced no document")
     arrays = ElementArrays(raw["parents"], raw["depths"], raw["first_blocks"], raw["end_blocks"])
     parents, depths, first_blocks, end_blocks = (tuple(column.tolist()) for column in arrays)
-    elements = ElementTable(tags, parents, depths, tuple(raw["attrs"]), first_blocks, end_blocks)
+    elements = ElementTable(tags, parents, depths, ElementAttributes(raw["attrs"]), first_blocks, end_blocks)
     elements.__dict__["arrays"] = arrays  # the cached columns, already read-only arrays
-    lang = (elements.attrs[0].get("lang") or "").replace("_", "-").split("-")[0].strip().lower() \
-        if tags[0] == "html" else ""
+    lang = (raw["lang"] or "").replace("_", "-").split("-")[0].strip().lower()
     return Document(
-        elements=elements, blocks=tuple([_new_tuple(Block, row) for row in raw["blocks"]]),
+        elements=elements, blocks=cast("tuple[Block, ...]", tuple(raw["blocks"])),
         title=raw["title"], lang=lang, url=url, meta=tuple(raw["meta"]), json_ld=tuple(raw["json_ld"]),
         encoding=encoding, source_length=len(html), skipped=frozenset(raw["skipped"]), native=raw["page"])
