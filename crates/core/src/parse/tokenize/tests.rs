@@ -234,16 +234,46 @@ fn random_markup() {
         ";",
         "\t",
     ];
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut seed: u64 = std::env::var("THRESHER_TOKENIZER_SEED")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0x9e37_79b9_7f4a_7c15);
     let mut next = || {
         seed = seed
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
         (seed >> 33) as usize
     };
-    for _ in 0..3_000 {
+    // A long run, any seed: THRESHER_TOKENIZER_CASES=1000000 THRESHER_TOKENIZER_SEED=7 \
+    // cargo test --release -p thresher-core random_markup
+    let cases = std::env::var("THRESHER_TOKENIZER_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3_000);
+    for _ in 0..cases {
         let len = next() % 40;
         let html: String = (0..len).map(|_| PIECES[next() % PIECES.len()]).collect();
         check(&html);
     }
+}
+
+/// Every `.html` file of the directory `THRESHER_TOKENIZER_PAGES` (real pages, e.g. a
+/// dataset unpacked for the run) gives the tree html5ever's tokenizer alone gives. Without
+/// the variable there is nothing to read and the test says so.
+#[test]
+fn pages_in_a_directory() {
+    let Some(dir) = std::env::var_os("THRESHER_TOKENIZER_PAGES") else {
+        eprintln!("THRESHER_TOKENIZER_PAGES is not set: no pages compared");
+        return;
+    };
+    let mut compared = 0;
+    for entry in std::fs::read_dir(dir).expect("a readable directory") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "html") {
+            let bytes = std::fs::read(&path).expect("a readable page");
+            check(&String::from_utf8_lossy(&bytes));
+            compared += 1;
+        }
+    }
+    assert!(compared > 0, "no .html files in THRESHER_TOKENIZER_PAGES");
 }
