@@ -206,40 +206,39 @@ mod tests {
                 ("p", false)
             ]
         );
-        let facts = crate::features::tree::tree_facts(&dom, &doc, true, &Default::default());
-        let slots = |attributes: bool| {
-            let facts =
-                crate::features::tree::tree_facts(&dom, &doc, attributes, &Default::default());
-            comment_elements_by_slots(
-                &dom,
-                &doc,
-                &facts.values,
-                &facts.class_slot,
-                &facts.id_slot,
-                &params(),
-            )
-        };
-        assert_eq!(slots(true), inside);
-        assert_eq!(slots(false), comment_elements(&dom, &doc, false, &params()));
-        assert_eq!(facts.class_slot.len(), inside.len());
+        assert_eq!(by_slots(&dom, &doc, true), inside);
+        assert_eq!(
+            by_slots(&dom, &doc, false),
+            comment_elements(&dom, &doc, false, &params())
+        );
+    }
+
+    /// [`comment_elements_by_slots`] over the tree facts' id and class slots.
+    fn by_slots(dom: &Dom, doc: &Document, attributes: bool) -> Vec<bool> {
+        let facts = crate::features::tree::tree_facts(dom, doc, attributes, &Default::default());
+        assert_eq!(facts.class_slot.len(), doc.nodes.len());
+        comment_elements_by_slots(
+            dom,
+            doc,
+            &facts.values,
+            &facts.class_slot,
+            &facts.id_slot,
+            &params(),
+        )
+    }
+
+    #[test]
+    fn the_slots_judge_ids_and_classes_as_the_attributes_do() {
         let dom = parse(
             "<div id='reply_form' class='x'><p>a</p></div><article id=comments><p>b</p></article>\
              <div class='comments-open'><p>c</p></div><div class='x'><p id=Comment>d</p></div>",
             Limits::default(),
         );
         let doc = build(&dom);
-        let facts = crate::features::tree::tree_facts(&dom, &doc, true, &Default::default());
-        let by_slots = comment_elements_by_slots(
-            &dom,
-            &doc,
-            &facts.values,
-            &facts.class_slot,
-            &facts.id_slot,
-            &params(),
-        );
-        assert_eq!(by_slots, comment_elements(&dom, &doc, true, &params()));
-        assert_eq!(by_slots.iter().filter(|&&i| i).count(), 3); // the div, its p, the last p
-                                                                // Without attributes the document holds none to read.
+        let inside = by_slots(&dom, &doc, true);
+        assert_eq!(inside, comment_elements(&dom, &doc, true, &params()));
+        assert_eq!(inside.iter().filter(|&&i| i).count(), 3); // the div, its p, the last p
+                                                              // Without attributes the document holds none to read.
         assert!(!comment_elements(&dom, &doc, false, &params())
             .iter()
             .any(|&i| i));

@@ -134,14 +134,19 @@ mod tests {
     use crate::features::tree::tree_facts;
     use crate::{build, parse, Limits};
 
-    fn base(html: &str) -> Columns {
-        let dom = parse(html, Limits::default());
-        let doc = build(&dom);
-        let params = TreeParams {
+    /// The tree-fact settings of these tests: two context tags, cues up to 30 blocks away.
+    fn tree_params() -> TreeParams {
+        TreeParams {
             context_tags: vec!["a".into(), "li".into()],
             max_cue_distance: 30,
             ..TreeParams::default()
-        };
+        }
+    }
+
+    fn base(html: &str) -> Columns {
+        let dom = parse(html, Limits::default());
+        let doc = build(&dom);
+        let params = tree_params();
         let facts = tree_facts(&dom, &doc, false, &params);
         let types = HashSet::default();
         let head = Head {
@@ -179,11 +184,7 @@ mod tests {
         ] {
             let dom = parse(html, Limits::default());
             let doc = build(&dom);
-            let params = TreeParams {
-                context_tags: vec!["a".into(), "li".into()],
-                max_cue_distance: 30,
-                ..TreeParams::default()
-            };
+            let params = tree_params();
             let facts = tree_facts(&dom, &doc, false, &params);
             let types = HashSet::default();
             let stops: HashSet<String> = ["one".to_owned()].into_iter().collect();
@@ -200,11 +201,7 @@ mod tests {
 
     #[test]
     fn the_names_are_those_of_any_page() {
-        let params = TreeParams {
-            context_tags: vec!["a".into(), "li".into()],
-            max_cue_distance: 30,
-            ..TreeParams::default()
-        };
+        let params = tree_params();
         let cols = base("<h1>A title</h1><p>one two</p><ul><li><a href=x>link</a></li></ul>");
         assert_eq!(base_names(&params), cols.names);
     }
