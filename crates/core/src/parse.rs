@@ -91,12 +91,22 @@ fn parse_once(html: &str, limits: Limits) -> Dom {
 }
 
 /// [`parse_once`] with html5ever's tokenizer alone: what the fast path must equal.
+///
+/// A byte-order mark is dropped at the start of the page only. html5ever's `discard_bom`
+/// drops one at the start of every `feed`, and a feed returns after each `<meta charset>`
+/// and `</script>`, so left on it would drop a U+FEFF that follows one of those too, where
+/// the standard (and the fast path) keeps it as text.
 #[cfg(test)]
 fn parse_once_html5ever(html: &str, limits: Limits) -> Dom {
     use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
     use html5ever::TokenizerResult;
+    let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     let source = cap_attributes(html, limits.max_attributes);
-    let tokenizer = Tokenizer::new(DepthFilter::new(limits.max_depth), TokenizerOpts::default());
+    let options = TokenizerOpts {
+        discard_bom: false,
+        ..TokenizerOpts::default()
+    };
+    let tokenizer = Tokenizer::new(DepthFilter::new(limits.max_depth), options);
     let input = BufferQueue::default();
     input.push_back(StrTendril::from_slice(&source));
     while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
