@@ -69,12 +69,18 @@ fn own_groups(
     }
     drop(rows);
     each(shallow_group);
-    each(context::columns(
+    // The tree context one column at a time: its group is the widest.
+    context::each_column(
         doc,
         &block_tags,
         facts,
         &params.context_tags,
-    ));
+        |name, values| {
+            let mut column = Columns::default();
+            column.push_f32(name, values);
+            each(column);
+        },
+    );
     each(cetr::columns(doc));
     each(page::columns(doc, head));
     each(structure::columns(doc, &block_tags, head.title));
