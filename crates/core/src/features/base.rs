@@ -28,6 +28,9 @@ pub fn base_columns(
     own
 }
 
+/// How many tree-context columns [`own_groups`] hands over at once.
+const CONTEXT_BATCH: usize = 8;
+
 /// The blocks' own groups of [`base_columns`], without the neighbours.
 fn own_columns(
     dom: &Dom,
@@ -69,18 +72,24 @@ fn own_groups(
     }
     drop(rows);
     each(shallow_group);
-    // The tree context one column at a time: its group is the widest.
+    // The tree context a few columns at a time: its group is the widest, and a few columns
+    // written together share each row's visit.
+    let mut batch = Columns::default();
     context::each_column(
         doc,
         &block_tags,
         facts,
         &params.context_tags,
         |name, values| {
-            let mut column = Columns::default();
-            column.push_f32(name, values);
-            each(column);
+            batch.push_f32(name, values);
+            if batch.values.len() >= CONTEXT_BATCH {
+                each(std::mem::take(&mut batch));
+            }
         },
     );
+    if !batch.values.is_empty() {
+        each(batch);
+    }
     each(cetr::columns(doc));
     each(page::columns(doc, head));
     each(structure::columns(doc, &block_tags, head.title));
