@@ -94,6 +94,11 @@ impl ElementAttributes {
     }
 }
 
+/// Texts of up to this many bytes may share one string between blocks ([`blocks`]).
+const SHARED_TEXT_BYTES: usize = 32;
+/// How many distinct short texts [`blocks`] keeps to share.
+const SHARED_TEXTS: usize = 4096;
+
 /// One row per block, in the field order of ``thresher.document.blocks.Block``, each made
 /// into `block_type` (a tuple subclass) as it is built, so no second copy of the rows lives
 /// beside the blocks. A block whose one span is its whole text shares that text's string.
@@ -106,10 +111,27 @@ fn blocks<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let tuple_new = py.get_type::<PyTuple>().getattr("__new__")?;
     let list = PyList::empty(py);
+    // Short texts met again share their first string (lists of "Reply", "item" ...), up to
+    // a bounded number of distinct ones.
+    let mut short: HashMap<&str, Bound<'py, PyString>> = HashMap::new();
     for (index, block) in doc.blocks.iter().enumerate() {
         let spans = &doc.spans[block.span_start as usize..block.span_end as usize];
-        let text = PyString::new(py, &block.text);
+        let text = match short.get(block.text.as_str()) {
+            Some(held) => held.clone(),
+            None => {
+                let text = PyString::new(py, &block.text);
+                if block.text.len() <= SHARED_TEXT_BYTES && short.len() < SHARED_TEXTS {
+                    short.insert(&block.text, text.clone());
+                }
+                text
+            }
+        };
+        // The block's element number, one int object for the block and its one span.
+        let element = block.element.into_pyobject(py)?;
         let spans = match spans {
+            [span] if doc.span_text(dom, *span) == block.text && span.element == block.element => {
+                PyTuple::new(py, [(text.clone(), element.clone())])?
+            }
             [span] if doc.span_text(dom, *span) == block.text => {
                 PyTuple::new(py, [(text.clone(), span.element)])?
             }
@@ -125,7 +147,7 @@ fn blocks<'py>(
             index,
             text,
             tag,
-            block.element,
+            element,
             spans,
             block.chars,
             block.words,

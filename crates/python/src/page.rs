@@ -329,10 +329,23 @@ impl Page {
         vocabulary: &Vocabulary,
         params: &TreeFactsParams,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let values = py.detach(|| {
-            tokens::token_columns(&self.doc, &self.facts(params), &vocabulary.vocabulary)
-        });
-        PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), vocabulary.vocabulary.len()])
+        // numpy's zeros come from calloc: on a large page, pages of the matrix that hold no
+        // token are never written, so they take no memory.
+        let shape = [self.doc.blocks.len(), vocabulary.vocabulary.len()];
+        let array = PyArray2::<f32>::zeros(py, shape, false);
+        {
+            let mut view = array.readwrite();
+            let out = view.as_slice_mut()?;
+            py.detach(|| {
+                tokens::set_token_columns(
+                    &self.doc,
+                    &self.facts(params),
+                    &vocabulary.vocabulary,
+                    out,
+                )
+            });
+        }
+        Ok(array)
     }
 
     /// ``token_columns`` stored sparsely: ``(indices, offsets)`` (int64), block i holding the
@@ -402,6 +415,7 @@ impl Page {
                 names
             }
         };
+        let width = names.len();
         let values = py.detach(|| {
             let facts = self.facts(params);
             let head = Head {
@@ -416,9 +430,10 @@ impl Page {
                 &params.params,
                 &stop_words.words,
                 &head,
+                width,
             )
         });
-        let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), names.len()])?;
+        let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])?;
         Ok((names, array))
     }
 

@@ -15,6 +15,7 @@ return labels or scores; nothing here is mutated after construction.
 """
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -313,11 +314,32 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _parse_and_walk(html: str | bytes, limits: ParseLimits, attributes: bool) -> _core.DocumentColumns:
+    """The core's document of ``html``, with the cyclic garbage collector paused meanwhile: the
+    core makes one :class:`Block` per block, and on a page of very many blocks each of the
+    collections those allocations would trigger walks every object made so far (the cost
+    then grows with the square of the page); none of them is garbage."""
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         return _core.build_document(html, max_attributes=limits.max_attributes, max_depth=limits.max_depth,
                                     attributes=attributes, empty=NO_ATTRIBUTES, block_type=Block)
     except RuntimeError as exc:  # the core's parser failed (a bug): the page cannot be read
         raise InputError(f"the page could not be parsed: {exc}") from None
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _block_numbers(column: np.ndarray, blocks: tuple[Block, ...]) -> tuple[int, ...]:
+    """``column``'s block numbers as a tuple of ints, each the very int object of its block's
+    ``index`` (and the block count's one int past the last): on a page of many elements the
+    numbers then take no memory of their own."""
+    values = column.tolist()
+    if not values or column.min() < 0 or column.max() > len(blocks):
+        return tuple(values)
+    pool = [block.index for block in blocks]
+    pool.append(len(blocks))
+    return tuple(map(pool.__getitem__, values))
 
 
 def build_document(html: str, url: str | None = None, *, encoding: str = "",
@@ -350,11 +372,13 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     if not tags:
         raise InputError("the parser produced no document")
     arrays = ElementArrays(raw["parents"], raw["depths"], raw["first_blocks"], raw["end_blocks"])
-    parents, depths, first_blocks, end_blocks = (tuple(column.tolist()) for column in arrays)
+    blocks = cast("tuple[Block, ...]", tuple(raw["blocks"]))
+    parents, depths = (tuple(column.tolist()) for column in arrays[:2])
+    first_blocks, end_blocks = (_block_numbers(column, blocks) for column in arrays[2:])
     elements = ElementTable(tags, parents, depths, ElementAttributes(raw["attrs"]), first_blocks, end_blocks)
     elements.__dict__["arrays"] = arrays  # the cached columns, already read-only arrays
     lang = (raw["lang"] or "").replace("_", "-").split("-")[0].strip().lower()
     return Document(
-        elements=elements, blocks=cast("tuple[Block, ...]", tuple(raw["blocks"])),
+        elements=elements, blocks=blocks,
         title=raw["title"], lang=lang, url=url, meta=tuple(raw["meta"]), json_ld=tuple(raw["json_ld"]),
         encoding=encoding, source_length=len(html), skipped=frozenset(raw["skipped"]), native=raw["page"])

@@ -28,6 +28,9 @@ pub fn base_columns(
     own
 }
 
+/// How many tree-context columns [`own_groups`] hands over at once.
+const CONTEXT_BATCH: usize = 8;
+
 /// The blocks' own groups of [`base_columns`], without the neighbours.
 fn own_columns(
     dom: &Dom,
@@ -37,34 +40,67 @@ fn own_columns(
     stop_words: &HashSet<String>,
     head: &Head<'_>,
 ) -> Columns {
+    let mut own = Columns::default();
+    own_groups(dom, doc, facts, params, stop_words, head, |group| {
+        own.extend(group)
+    });
+    own
+}
+
+/// Hands the blocks' own groups of [`base_columns`] to `each`, one after the other in
+/// their order, so that a caller may drop a group before the next one is computed.
+fn own_groups(
+    dom: &Dom,
+    doc: &Document,
+    facts: &TreeFacts,
+    params: &TreeParams,
+    stop_words: &HashSet<String>,
+    head: &Head<'_>,
+    mut each: impl FnMut(Columns),
+) {
     let block_tags: Vec<&str> = doc
         .blocks
         .iter()
         .map(|b| dom.tag(doc.nodes[b.element as usize]))
         .collect();
-    let mut own = Columns::default();
+    let mut shallow_group = Columns::default();
     let rows = shallow::shallow_text(doc, stop_words);
     let width = shallow::COLUMNS.len();
     for (j, name) in shallow::COLUMNS.iter().enumerate() {
         let column = rows.get(j..).unwrap_or_default();
-        own.push_f32(*name, column.iter().step_by(width).copied().collect());
+        shallow_group.push_f32(*name, column.iter().step_by(width).copied().collect());
     }
-    own.extend(context::columns(
+    drop(rows);
+    each(shallow_group);
+    // The tree context a few columns at a time: its group is the widest, and a few columns
+    // written together share each row's visit.
+    let mut batch = Columns::default();
+    context::each_column(
         doc,
         &block_tags,
         facts,
         &params.context_tags,
-    ));
-    own.extend(cetr::columns(doc));
-    own.extend(page::columns(doc, head));
-    own.extend(structure::columns(doc, &block_tags, head.title));
-    own.extend(template::columns(doc, facts));
-    own
+        |name, values| {
+            batch.push_f32(name, values);
+            if batch.values.len() >= CONTEXT_BATCH {
+                each(std::mem::take(&mut batch));
+            }
+        },
+    );
+    if !batch.values.is_empty() {
+        each(batch);
+    }
+    each(cetr::columns(doc));
+    each(page::columns(doc, head));
+    each(structure::columns(doc, &block_tags, head.title));
+    each(template::columns(doc, facts));
 }
 
-/// [`base_columns`]' values row after row (one row per block): the own groups as
-/// [`base_columns`] computes them, the neighbours' values read from them as each row is
-/// written (no column of their own is made).
+/// [`base_columns`]' values row after row (one row per block, `width` values in each:
+/// [`base_names`]' count). Each own group is written into the rows as soon as it is
+/// computed and then dropped, except the columns the neighbours read, whose values are
+/// written last, row by row (no column of their own is made): the page's features exist
+/// once, as the rows, plus one group at a time.
 pub fn base_rows(
     dom: &Dom,
     doc: &Document,
@@ -72,39 +108,61 @@ pub fn base_rows(
     params: &TreeParams,
     stop_words: &HashSet<String>,
     head: &Head<'_>,
+    width: usize,
 ) -> Vec<f32> {
-    let own = own_columns(dom, doc, facts, params, stop_words, head);
-    // Each neighbour column: its offset and the own column it reads, in base_columns' order.
-    let sources: Vec<(i64, &[f32])> = neighbours::OFFSETS
-        .iter()
-        .flat_map(|&offset| {
-            let own = &own;
-            neighbours::NEIGHBOUR_COLUMNS
-                .iter()
-                .filter_map(move |name| Some((offset, own.column(name)?)))
-        })
-        .collect();
     let rows = doc.blocks.len();
-    let width = own.values.len() + sources.len();
     let mut out = vec![0.0f32; rows * width];
     if width == 0 {
         return out;
     }
-    for (j, column) in own.values.iter().enumerate() {
-        for (row, &v) in out.chunks_exact_mut(width).zip(column) {
-            row[j] = v;
+    let mut at = 0;
+    // The own columns the neighbours read, by their place in NEIGHBOUR_COLUMNS.
+    let mut kept: Vec<(usize, Vec<f32>)> = Vec::new();
+    own_groups(dom, doc, facts, params, stop_words, head, |group| {
+        write_columns(&mut out, width, at, &group.values);
+        at += group.values.len();
+        for (name, column) in group.names.into_iter().zip(group.values) {
+            let place = neighbours::NEIGHBOUR_COLUMNS
+                .iter()
+                .position(|n| *n == name);
+            if let Some(k) = place.filter(|k| kept.iter().all(|(held, _)| held != k)) {
+                kept.push((k, column));
+            }
         }
-    }
-    for (k, &(offset, column)) in sources.iter().enumerate() {
-        let j = own.values.len() + k;
-        for (i, row) in out.chunks_exact_mut(width).enumerate() {
+    });
+    kept.sort_by_key(|(k, _)| *k);
+    // Each neighbour column: its offset and the own column it reads, in base_columns' order.
+    let sources: Vec<(i64, &[f32])> = neighbours::OFFSETS
+        .iter()
+        .flat_map(|&offset| kept.iter().map(move |(_, c)| (offset, c.as_slice())))
+        .collect();
+    for (i, row) in out.chunks_exact_mut(width).enumerate() {
+        let Some(slots) = row.get_mut(at..) else {
+            break;
+        };
+        for (slot, &(offset, column)) in slots.iter_mut().zip(&sources) {
             let from = usize::try_from(i as i64 + offset).ok();
-            if let Some(&v) = from.and_then(|at| column.get(at)) {
-                row[j] = v;
+            if let Some(&v) = from.and_then(|j| column.get(j)) {
+                *slot = v;
             }
         }
     }
     out
+}
+
+/// Writes `columns` into the rows of `out` (`width` values each) from place `at` on, row
+/// after row (one pass over the rows for the whole group).
+fn write_columns(out: &mut [f32], width: usize, at: usize, columns: &[Vec<f32>]) {
+    for (i, row) in out.chunks_exact_mut(width).enumerate() {
+        let Some(slots) = row.get_mut(at..) else {
+            return;
+        };
+        for (slot, column) in slots.iter_mut().zip(columns) {
+            if let Some(&v) = column.get(i) {
+                *slot = v;
+            }
+        }
+    }
 }
 
 /// [`base_columns`]' names: they depend on `params` only (they are those of a page
@@ -194,7 +252,8 @@ mod tests {
                 types: &types,
             };
             let cols = base_columns(&dom, &doc, &facts, &params, &stops, &head);
-            let rows = base_rows(&dom, &doc, &facts, &params, &stops, &head);
+            let width = base_names(&params).len();
+            let rows = base_rows(&dom, &doc, &facts, &params, &stops, &head, width);
             assert_eq!(rows, cols.row_major(doc.blocks.len()));
         }
     }

@@ -57,6 +57,22 @@ pub fn columns(
     facts: &TreeFacts,
     context_tags: &[String],
 ) -> Columns {
+    let mut cols = Columns::default();
+    each_column(doc, block_tags, facts, context_tags, |name, values| {
+        cols.push_f32(name, values)
+    });
+    cols
+}
+
+/// [`columns`] handed to `each` one column at a time (name, float32 values), in their order,
+/// so that a caller may drop a column before the next one is computed.
+pub fn each_column(
+    doc: &Document,
+    block_tags: &[&str],
+    facts: &TreeFacts,
+    context_tags: &[String],
+    mut each: impl FnMut(String, Vec<f32>),
+) {
     let total = facts.subtree_chars.first().copied().unwrap_or(1.0).max(1.0);
     let element: Vec<usize> = doc.blocks.iter().map(|b| b.element as usize).collect();
     // chain[level][block]: the block's element (level 0), its parent, grandparent, ...
@@ -69,7 +85,8 @@ pub fn columns(
         chain.push(up);
     }
     let e0 = &chain[0];
-    let mut cols = Columns::default();
+    // Rounded to float32 as Columns::push rounds.
+    let mut cols = ColumnSink(&mut each);
     cols.push(
         "depth",
         e0.iter().map(|&e| doc.depths[e].min(MAX_DEPTH) as f64),
@@ -114,7 +131,15 @@ pub fn columns(
             block_tags.iter().map(|&t| flag(t == tag)),
         );
     }
-    cols
+}
+
+/// Forwards each column, rounded to float32, to a caller's closure.
+struct ColumnSink<'a, F: FnMut(String, Vec<f32>)>(&'a mut F);
+
+impl<F: FnMut(String, Vec<f32>)> ColumnSink<'_, F> {
+    fn push<I: IntoIterator<Item = f64>>(&mut self, name: impl Into<String>, values: I) {
+        (self.0)(name.into(), values.into_iter().map(|v| v as f32).collect());
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! ancestors' subtrees (character-weighted means), on the whole page, and against the page's
 //! main run of confident content.
 
+use std::iter::repeat_n;
+
 use crate::document::Document;
 
 /// The column names, in order.
@@ -157,20 +159,16 @@ pub fn context_features(doc: &Document, p: &[f64]) -> Option<Vec<f32>> {
         return None;
     }
     let chars: Vec<f64> = doc.blocks.iter().map(|b| f64::from(b.chars)).collect();
-    let mut columns: Vec<Vec<f64>> = Vec::with_capacity(NAMES.len());
-    columns.push(p.to_vec());
+    let mut columns = Rows::new(n, NAMES.len());
+    columns.push(p.iter().copied());
     for offset in SHIFTS {
-        columns.push(
-            (0..n as i64)
-                .map(|i| {
-                    usize::try_from(i + offset)
-                        .ok()
-                        .and_then(|j| p.get(j))
-                        .copied()
-                        .unwrap_or(0.0)
-                })
-                .collect(),
-        );
+        columns.push((0..n as i64).map(|i| {
+            usize::try_from(i + offset)
+                .ok()
+                .and_then(|j| p.get(j))
+                .copied()
+                .unwrap_or(0.0)
+        }));
     }
     for radius in RADII {
         columns.push(window_max(p, radius));
@@ -191,7 +189,7 @@ pub fn context_features(doc: &Document, p: &[f64]) -> Option<Vec<f32>> {
     };
     let mut elements: Vec<usize> = doc.blocks.iter().map(|b| b.element as usize).collect();
     for _ in 0..ANCESTOR_LEVELS {
-        columns.push(elements.iter().map(|&e| weighted[e]).collect());
+        columns.push(elements.iter().map(|&e| weighted[e]));
         for e in &mut elements {
             if let Ok(parent) = usize::try_from(doc.parents[*e]) {
                 *e = parent;
@@ -210,13 +208,17 @@ pub fn context_features(doc: &Document, p: &[f64]) -> Option<Vec<f32>> {
     let page_mean = numpy_sum(&products) / total;
     let kept_share = numpy_sum(&kept) / total;
     let rel = if n > 0 { page_max } else { 1.0 }.max(1e-6);
-    columns.push(vec![page_mean; n]);
-    columns.push(vec![if n > 0 { page_max } else { 0.0 }; n]);
-    columns.push(vec![kept_share; n]);
-    columns.push(p.iter().map(|s| s / rel).collect());
+    columns.push(repeat_n(page_mean, n));
+    columns.push(repeat_n(if n > 0 { page_max } else { 0.0 }, n));
+    columns.push(repeat_n(kept_share, n));
+    columns.push(p.iter().map(|s| s / rel));
     let run_weights: Vec<f64> = p.iter().zip(&chars).map(|(s, c)| (s - LEVEL) * c).collect();
     match best_run(&run_weights) {
-        None => columns.extend((0..3).map(|_| vec![0.0; n])),
+        None => {
+            for _ in 0..3 {
+                columns.push(repeat_n(0.0, n));
+            }
+        }
         Some((first, last)) => {
             let offset = |i: usize| -> f64 {
                 if i < first {
@@ -227,35 +229,50 @@ pub fn context_features(doc: &Document, p: &[f64]) -> Option<Vec<f32>> {
                     0.0
                 }
             };
-            columns.push(
-                (0..n)
-                    .map(|i| f64::from(u8::from(offset(i) == 0.0)))
-                    .collect(),
-            );
-            columns.push(
-                (0..n)
-                    .map(|i| {
-                        let d = offset(i);
-                        if d == 0.0 {
-                            0.0
-                        } else {
-                            d.signum() * d.abs().ln_1p()
-                        }
-                    })
-                    .collect(),
-            );
+            columns.push((0..n).map(|i| f64::from(u8::from(offset(i) == 0.0))));
+            columns.push((0..n).map(|i| {
+                let d = offset(i);
+                if d == 0.0 {
+                    0.0
+                } else {
+                    d.signum() * d.abs().ln_1p()
+                }
+            }));
             let share = numpy_sum(&chars[first..=last]) / numpy_sum(&chars).max(1.0);
-            columns.push(vec![share; n]);
+            columns.push(repeat_n(share, n));
         }
     }
-    let width = columns.len();
-    let mut out = vec![0.0f32; n * width];
-    for (j, column) in columns.iter().enumerate() {
-        for (i, &v) in column.iter().enumerate() {
-            out[i * width + j] = v as f32;
+    Some(columns.out)
+}
+
+/// Row-major float32 rows filled column after column, each column written (rounded from
+/// float64) as it is computed: no column is held on its own.
+struct Rows {
+    out: Vec<f32>,
+    width: usize,
+    next: usize,
+}
+
+impl Rows {
+    fn new(rows: usize, width: usize) -> Rows {
+        Rows {
+            out: vec![0.0; rows * width],
+            width,
+            next: 0,
         }
     }
-    Some(out)
+
+    /// Writes the next column (one value per row; rows past its end keep zero).
+    fn push(&mut self, column: impl IntoIterator<Item = f64>) {
+        if self.width > 0 {
+            for (row, v) in self.out.chunks_exact_mut(self.width).zip(column) {
+                if let Some(slot) = row.get_mut(self.next) {
+                    *slot = v as f32;
+                }
+            }
+        }
+        self.next += 1;
+    }
 }
 
 #[cfg(test)]

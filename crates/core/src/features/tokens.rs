@@ -93,16 +93,30 @@ fn for_each_block(
 
 /// One 0/1 column per vocabulary token (does the block hold it), blocks × tokens, row-major.
 pub fn token_columns(doc: &Document, facts: &TreeFacts, vocabulary: &Vocabulary) -> Vec<f32> {
+    let mut out = vec![0.0f32; doc.blocks.len() * vocabulary.len()];
+    set_token_columns(doc, facts, vocabulary, &mut out);
+    out
+}
+
+/// Sets the ones of [`token_columns`] in `out`, rows of zeros (only the ones are written: a
+/// caller's freshly zeroed memory stays untouched where a page holds no token). Rows past
+/// the end of `out` are left out.
+pub fn set_token_columns(
+    doc: &Document,
+    facts: &TreeFacts,
+    vocabulary: &Vocabulary,
+    out: &mut [f32],
+) {
     let width = vocabulary.len();
-    let mut out = vec![0.0f32; doc.blocks.len() * width];
     let mut row = 0;
     for_each_block(doc, facts, vocabulary, |held| {
         for &position in held.iter() {
-            out[row * width + position as usize] = 1.0;
+            if let Some(slot) = out.get_mut(row * width + position as usize) {
+                *slot = 1.0;
+            }
         }
         row += 1;
     });
-    out
 }
 
 /// The same columns stored sparsely: block i holds the positions
