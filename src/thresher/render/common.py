@@ -108,13 +108,11 @@ def clean_join(texts: Sequence[str], separator: str = "\n\n") -> str:
     nothing across a line break, so normalising the whole is normalising each part.
     ``separator`` must be line breaks."""
     joined = separator.join(texts)
-    if "" in texts:
+    if "" in texts or (not joined.isascii() and any(char in joined for char in _INVISIBLE_CHARS)):
         return separator.join(filter(None, map(clean_text, texts)))
-    if joined.isascii():
+    if joined.isascii() or unicodedata.is_normalized("NFC", joined):
         return joined
-    if any(char in joined for char in _INVISIBLE_CHARS):
-        return separator.join(filter(None, map(clean_text, texts)))
-    return joined if unicodedata.is_normalized("NFC", joined) else unicodedata.normalize("NFC", joined)
+    return unicodedata.normalize("NFC", joined)
 
 
 # -- layout: nearest ancestors, one column pass each
