@@ -53,6 +53,14 @@ class AddressPolicy:
         """Raise :class:`AddressNotAllowed` unless every address ``host`` resolves to is allowed."""
         if self.allow_private:
             return
+        try:  # an address literal is judged as it is, with no look-up
+            literal = ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
+        except ValueError:
+            pass
+        else:
+            if not self.allows(literal):
+                raise AddressNotAllowed(f"{host} is not a public address")
+            return
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except (socket.gaierror, UnicodeError) as exc:
