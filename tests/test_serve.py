@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 import httpx
 import pytest
+from hypothesis import given, strategies as st
 
 pytest.importorskip("starlette", reason="thresher[serve] is not installed: service tests skipped")
 uvicorn = pytest.importorskip("uvicorn", reason="thresher[serve] is not installed: service tests skipped")
@@ -380,6 +381,30 @@ def test_query_switches_are_typed():
                                      "prune": ["nav", ".ad"], "favor_precision": ["0"]})
     assert (options.output, options.include_links, options.indent, options.prune, options.favor_precision) == (
         "markdown", True, 2, ("nav", ".ad"), False)
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                                                         max_size=3), max_leaves=6)
+option_names = st.sampled_from(["output", "include_links", "prune", "indent", "language", "algorithm", "model",
+                                "deduplicate", "include_formatting", "bogus", ""])
+
+
+@given(st.dictionaries(option_names, json_values, max_size=4))
+def test_any_json_options_give_options_or_a_problem(options):
+    """Whatever a client sends as options, the answer is valid Options or a 4xx Problem, never a crash."""
+    try:
+        Switches().from_json(options)
+    except Problem as problem:
+        assert 400 <= problem.status < 500 and problem.message
+
+
+@given(st.dictionaries(option_names, st.lists(st.text(max_size=8), min_size=1, max_size=3), max_size=4))
+def test_any_query_options_give_options_or_a_problem(query):
+    try:
+        Switches().from_query(query)
+    except Problem as problem:
+        assert 400 <= problem.status < 500 and problem.message
 
 
 def test_bad_prune_selector_is_invalid():
