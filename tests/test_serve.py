@@ -439,6 +439,13 @@ def test_serve_rejects_a_bad_setting(capsys):
     assert "budget and fetch_timeout must be positive" in capsys.readouterr().err
 
 
+def test_serve_without_the_extra_says_how_to_install_it(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if not installed: importing it raises ImportError
+    assert main(["serve", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "thresher serve needs the serve extra" in err and "pip install 'thresher[serve]'" in err
+
+
 def test_thresher_serve_command_serves():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
