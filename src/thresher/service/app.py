@@ -50,7 +50,7 @@ class Service:
     async def body(self, request: Request) -> bytes:
         return await read_body(request.stream(), request.headers.get("content-length"), self.config.max_body_bytes)
 
-    async def page(self, wanted: PageRequest) -> tuple[bytes | str, str | None, str | None]:
+    async def source(self, wanted: PageRequest) -> tuple[bytes | str, str | None, str | None]:
         """(page, its URL, the content type it came with), fetching ``wanted.url`` when asked to."""
         if not wanted.fetch:
             assert wanted.html is not None
@@ -70,7 +70,7 @@ class Service:
         """``job(page, url, content type)`` in a worker thread, once admitted and the page fetched if need be."""
         slot = self.workers.admit()
         try:
-            html, url, content_type = await self.page(wanted)
+            html, url, content_type = await self.source(wanted)
         except BaseException:
             slot.release()
             raise
