@@ -94,7 +94,7 @@ class Service:
             options = wanted.options
             if fetched_type and options.content_type is None:
                 options = options_from({"content_type": fetched_type}, options)
-            return extract_page(html, url, options)
+            return extract_page(html, url, options, self.config.budget)
 
         return JSONResponse(await self.serve(wanted, job))
 

@@ -106,10 +106,12 @@ def over_budget(budget: float) -> Problem:
     return Problem(504, "timeout", f"the extraction took longer than the budget of {budget:g} s", budget=budget)
 
 
-def extract_page(html: bytes | str, url: str | None, options: Options) -> dict[str, Any]:
-    """Extract and render one page (in a worker thread): the JSON body of ``POST /extract``."""
+def extract_page(html: bytes | str, url: str | None, options: Options, budget: float) -> dict[str, Any]:
+    """Extract and render one page (in a worker thread): the JSON body of ``POST /extract``.
+    ``budget``: the request's seconds, for the core's own time budget where thresher has one."""
     start = time.perf_counter()
-    # To give the core's own time budget once ``extract(timeout=)`` exists: pass timeout= here.
+    # Once the core takes a budget (``extract_result(..., timeout=)``), add ``timeout=budget`` here:
+    # the thread then stops too, and ExtractionTimeout (CORE_TIMEOUT) already maps to 504.
     result = extract_result(html, url, options=options, metadata=True, explain=False,
                             attributes=options.output != "text")
     rendered = time.perf_counter()
