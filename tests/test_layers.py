@@ -2,8 +2,10 @@
 
 Each layer is a package (or a few top-level modules) of ``thresher``, lowest first: the document
 model, features, model inference, algorithms, outputs and filters, the public API, evaluation and
-explanation, training, batch work and the web inputs, the command line.
-Runtime code (every layer below training) never imports ``thresher.training``.
+explanation, training, batch work and the web inputs, the framework integrations, the command
+line, the HTTP service. Runtime code (every layer below training) never imports ``thresher.training``.
+The one upward edge allowed: the command line reads the service's defaults and dispatches
+``thresher serve`` to it, with imports inside functions only (``LAZY_UPWARD``).
 """
 from __future__ import annotations
 
@@ -24,9 +26,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("evaluation", "explain"),
     ("training",),
     ("batch",),
+    ("integrations",),
     ("cli", "__main__"),
+    ("service",),
 )
 LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
+# (importing layer, imported layer): allowed upward, but only inside a function (never at import).
+LAZY_UPWARD = frozenset({("cli", "service")})
 
 
 def top_name(module: str) -> str:
@@ -45,12 +51,26 @@ def is_module(name: str) -> bool:
     return (PACKAGE / name).is_dir() or any(PACKAGE.glob(f"{name}.*py")) or any(PACKAGE.glob(f"{name}.*.so"))
 
 
-def imported_modules(path: Path) -> set[str]:
-    """Every ``thresher`` module ``path`` imports, as absolute dotted names."""
+def _module_level(tree: ast.Module) -> list[ast.AST]:
+    """The nodes run at import: everything outside function bodies."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(child for child in ast.iter_child_nodes(node)
+                     if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+    return found
+
+
+def imported_modules(path: Path, at_import_only: bool = False) -> set[str]:
+    """Every ``thresher`` module ``path`` imports, as absolute dotted names (with ``at_import_only``,
+    only the imports outside functions)."""
     module = module_name(path)
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in (_module_level(tree) if at_import_only else ast.walk(tree)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "thresher")
         elif isinstance(node, ast.ImportFrom):
@@ -69,10 +89,13 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def upward(path: Path) -> list[tuple[str, str]]:
-    """The imports of the module at ``path`` that reach a higher layer than its own."""
+    """The imports of the module at ``path`` that reach a higher layer than its own (those of
+    ``LAZY_UPWARD`` only when made at import)."""
     source = module_name(path)
+    at_import = imported_modules(path, at_import_only=True)
     return sorted((source, target) for target in imported_modules(path)
-                  if top_name(target) in LAYER_OF and LAYER_OF[top_name(target)] > LAYER_OF[top_name(source)])
+                  if top_name(target) in LAYER_OF and LAYER_OF[top_name(target)] > LAYER_OF[top_name(source)]
+                  and ((top_name(source), top_name(target)) not in LAZY_UPWARD or target in at_import))
 
 
 def training_imports(path: Path) -> list[tuple[str, str]]:
@@ -113,6 +136,10 @@ def test_runtime_code_never_imports_training():
      [("thresher.features", "thresher.inference.treemodel")]),
     ("algorithms/cetr.py", "from ..features.cetr import kmeans_origin", []),
     ("cli/main.py", "from ..batch.pool import extract_many", []),
+    ("cli/main.py", "def serve():\n    from ..service.main import run", []),
+    ("cli/main.py", "from ..service.main import run", [("thresher.cli.main", "thresher.service.main")]),
+    ("batch/pool.py", "def f():\n    from ..service import app", [("thresher.batch.pool", "thresher.service")]),
+    ("integrations/langchain.py", "from ..cli import main", [("thresher.integrations.langchain", "thresher.cli")]),
 ])
 def test_an_upward_import_is_found(monkeypatch, where, source, expected):
     """The check itself: a synthetic upward import fails it, a downward one passes."""

@@ -7,6 +7,7 @@
     thresher evaluate DATASET_DIR [--algorithm NAME] [--out FILE]
     thresher train DATASET... -o MODEL [--algorithm NAME] [--cv K] [--seed S]
     thresher explain FILE|URL|- [--algorithm NAME] [--compare NAME] [--format text|json|html] [-o OUT]
+    thresher serve [--host H] [--port P] [--threads N] [--max-concurrency N] [--timeout S] ...
 
 Exit codes:
   0  success
@@ -166,7 +167,39 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--output", "-o", metavar="OUT", help="output file (default: stdout)")
     _add_fetch_options(ex)
     ex.set_defaults(handler=cmd_explain)
+    _add_serve_parser(sub)
     return parser
+
+
+def _add_serve_parser(sub: Any) -> None:
+    # The service is the layer above this one: the CLI reads its defaults and dispatches to it,
+    # both lazily (tests/test_layers.py allows exactly that).
+    from ..service import config as C
+
+    sv = sub.add_parser("serve", help="serve extraction over HTTP (needs thresher[serve])", epilog=EPILOG,
+                        formatter_class=_formatter,
+                        description="Serve POST /extract, GET /health and a form at GET / (see docs/serve.md).")
+    sv.add_argument("--host", default=C.DEFAULT_HOST, help=f"address to listen on (default: {C.DEFAULT_HOST})")
+    sv.add_argument("--port", "-p", type=int, default=C.DEFAULT_PORT, help=f"port (default: {C.DEFAULT_PORT})")
+    sv.add_argument("--threads", type=int, default=0, metavar="N",
+                    help="extraction threads (default: 0, one per CPU)")
+    sv.add_argument("--max-concurrency", type=int, default=0, metavar="N",
+                    help="extractions admitted at once, running or queued; past it 503 (default: 0, four per thread)")
+    sv.add_argument("--timeout", type=float, default=C.DEFAULT_BUDGET, metavar="SECONDS",
+                    help=f"time budget of one extraction; past it 504 (default: {C.DEFAULT_BUDGET:g})")
+    sv.add_argument("--max-body-bytes", type=int, default=C.DEFAULT_BODY_BYTES, metavar="N",
+                    help=f"request body cap; past it 413 (default: {C.DEFAULT_BODY_BYTES})")
+    sv.add_argument("--fetch-timeout", type=float, default=C.DEFAULT_FETCH_TIMEOUT, metavar="SECONDS",
+                    help=f"time limit for fetching a url (default: {C.DEFAULT_FETCH_TIMEOUT:g})")
+    sv.add_argument("--fetch-max-bytes", type=int, default=C.DEFAULT_FETCH_BYTES, metavar="N",
+                    help=f"size cap for a fetched page (default: {C.DEFAULT_FETCH_BYTES})")
+    sv.add_argument("--allow-private", action="store_true",
+                    help="let url reach private, loopback, link-local and other non-public addresses")
+    sv.add_argument("--allow-network", action="append", default=[], metavar="CIDR",
+                    help="a non-public network url may reach, e.g. 10.1.0.0/16 (repeatable)")
+    sv.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
+                    help="server log level (default: info)")
+    sv.set_defaults(handler=cmd_serve)
 
 
 # ------------------------------------------------------------------ helpers
@@ -508,6 +541,22 @@ def cmd_explain(args: argparse.Namespace) -> int:
     report = build_report(html, url, algorithm=algorithm, compare=compare, language=args.language, model=model,
                           content_type=content_type)
     write_output(render(report, args.format), args.output)
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from ..service.config import ServiceConfig
+    from ..service.main import check_installed, run
+
+    check_installed()
+    try:
+        config = ServiceConfig(host=args.host, port=args.port, max_body_bytes=args.max_body_bytes,
+                               budget=args.timeout, threads=args.threads, max_concurrency=args.max_concurrency,
+                               allow_private=args.allow_private, allow_networks=tuple(args.allow_network),
+                               fetch_timeout=args.fetch_timeout, fetch_max_bytes=args.fetch_max_bytes)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    run(config, log_level=args.log_level)
     return EXIT_OK
 
 
