@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 import thresher
 from test_properties import pages
@@ -107,6 +107,7 @@ def test_a_budget_is_its_thread_s_own(huge_page):
     assert "A paragraph of plain text" in str(outcome["other"])
 
 
+@settings(max_examples=30)
 @given(pages)
 def test_a_generous_budget_changes_no_output(page):
     html, _ = page
