@@ -19,13 +19,11 @@ from typing import Any, TypeVar
 
 from .. import errors
 from ..api import Result, extract_result
+from ..document.budget import time_budget
 from ..options import Options
 from .requests import Problem
 
 T = TypeVar("T")
-# The core's own time budget (``extract(timeout=)``), where this version of thresher has it.
-CORE_TIMEOUT: tuple[type[BaseException], ...] = tuple(
-    error for error in (getattr(errors, "ExtractionTimeout", None),) if isinstance(error, type))
 
 
 class Admission:
@@ -95,7 +93,7 @@ class Workers:
             return await asyncio.wait_for(asyncio.wrap_future(future), self.budget)
         except asyncio.TimeoutError:
             raise over_budget(self.budget) from None
-        except CORE_TIMEOUT:
+        except errors.ExtractionTimeout:
             raise over_budget(self.budget) from None
 
     def shutdown(self) -> None:
@@ -108,14 +106,14 @@ def over_budget(budget: float) -> Problem:
 
 def extract_page(html: bytes | str, url: str | None, options: Options, budget: float) -> dict[str, Any]:
     """Extract and render one page (in a worker thread): the JSON body of ``POST /extract``.
-    ``budget``: the request's seconds, for the core's own time budget where thresher has one."""
+    ``budget``: the request's seconds, the core's time budget for the extraction and the
+    rendering together (past it :class:`thresher.ExtractionTimeout` stops the thread's work)."""
     start = time.perf_counter()
-    # Once the core takes a budget (``extract_result(..., timeout=)``), add ``timeout=budget`` here:
-    # the thread then stops too, and ExtractionTimeout (CORE_TIMEOUT) already maps to 504.
-    result = extract_result(html, url, options=options, metadata=True, explain=False,
-                            attributes=options.output != "text")
-    rendered = time.perf_counter()
-    content = "" if result.rejected else result.render(options.output, **options.render_options())
+    with time_budget(budget):
+        result = extract_result(html, url, options=options, metadata=True, explain=False,
+                                attributes=options.output != "text")
+        rendered = time.perf_counter()
+        content = "" if result.rejected else result.render(options.output, **options.render_options())
     end = time.perf_counter()
     return {**describe(result, url), "output": options.output, "content": content,
             "timings": {**result.timings, "render": end - rendered, "total": end - start}}
