@@ -6,6 +6,7 @@ from typing import Any, TypedDict, final
 import numpy as np
 import numpy.typing as npt
 
+__version__: str
 SHALLOW_COLUMNS: list[str]
 BLOCK_TAGS: list[str]
 HEADING_TAGS: list[str]

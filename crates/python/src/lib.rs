@@ -335,6 +335,9 @@ fn text_copies<'py>(
 
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The workspace version (Cargo.toml), which maturin also gives the wheel: read from here,
+    // it costs no importlib.metadata lookup at import.
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_function(wrap_pyfunction!(build_document, module)?)?;
     module.add_class::<Trees>()?;
     module.add_class::<Page>()?;

@@ -40,7 +40,6 @@ Inputs:
 from __future__ import annotations
 
 import contextlib
-import gzip
 import os
 import pickle
 import signal
@@ -54,22 +53,16 @@ from multiprocessing import current_process, get_context
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from ..errors import InputError
-from .fetch import DEFAULT_MAX_BYTES
+from .pages import DEFAULT_MAX_BYTES, DEFAULT_PAGE_TIMEOUT, read_page
 
-DEFAULT_PAGE_TIMEOUT = 60.0
-_READ_CHUNK = 1 << 20
 _AHEAD_PER_WORKER = 8  # pages taken from the input beyond the next record to yield, per worker
 _BOOT_LIMIT = 120.0  # seconds a new worker may take to start before the batch gives up
 _WATCH_INTERVAL = 0.5
 _PR_SET_PDEATHSIG = 1
 _READY = "ready"
-
-
-class PageTooLarge(InputError):
-    """A page file is (or gunzips to) more than the size cap."""
 
 
 class BatchError(NamedTuple):
@@ -100,39 +93,6 @@ class _Job:
 
 
 # ----------------------------------------------------------------- reading
-
-class _Readable(Protocol):
-    def read(self, size: int, /) -> bytes: ...
-
-
-def _read_capped(stream: _Readable, limit: int, name: str, what: str) -> bytes:
-    """At most ``limit`` bytes of ``stream``, read in chunks; :class:`PageTooLarge` past that."""
-    chunks, size = [], 0
-    while chunk := stream.read(min(_READ_CHUNK, limit + 1 - size)):
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            raise PageTooLarge(f"{name}: {what} more than {limit:,} bytes (the size cap)")
-    return b"".join(chunks)
-
-
-def is_gzip_name(path: str | Path) -> bool:
-    return str(path).endswith(".gz")
-
-
-def read_page(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    """Bytes of a page file, gunzipped when the name ends in ``.gz``; at most ``max_bytes`` of them.
-
-    A gzipped file is decompressed as a stream and abandoned as soon as its
-    output passes the cap, so a small file that expands enormously costs no
-    more than the cap.
-    """
-    with open(path, "rb") as raw:
-        if not is_gzip_name(path):
-            return _read_capped(raw, max_bytes, str(path), "is")
-        with gzip.GzipFile(fileobj=raw) as unzipped:
-            return _read_capped(unzipped, max_bytes, str(path), "gunzips to")
-
 
 def as_job(item: Any) -> _Job:
     if isinstance(item, (str, Path)):
@@ -194,6 +154,7 @@ def one_blas_thread() -> None:
     The pool already runs a worker per core it is given, and BLAS threads on
     top of them oversubscribe the cores (see the README's batch notes).
     """
+    import numpy  # noqa: F401  (the limit reaches the BLAS libraries loaded so far: load numpy's now)
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=1)

@@ -64,7 +64,8 @@ def _add_page_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
-    from ..batch.fetch import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+    from ..batch.fetch import DEFAULT_TIMEOUT
+    from ..batch.pages import DEFAULT_MAX_BYTES
 
     parser.add_argument("--url", help="the page's URL, for a page read from a file or stdin")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
@@ -76,7 +77,7 @@ def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from .._version import __version__
-    from ..batch.pool import DEFAULT_PAGE_TIMEOUT
+    from ..batch.pages import DEFAULT_PAGE_TIMEOUT
     from ..options import FORMATS
     from .web import add_content_options, add_format_shortcuts, add_input_options
 
@@ -173,11 +174,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def check_algorithm(name: str | None) -> str:
     from .. import algorithms
+    from ..errors import UnknownAlgorithm
 
     name = name or algorithms.DEFAULT
-    known = algorithms.names()
-    if name not in known:
-        raise CliError(f"unknown algorithm {name!r}; available: {', '.join(known) or 'none'}")
+    try:
+        algorithms.get(name)  # imports that algorithm's module only
+    except UnknownAlgorithm as exc:
+        raise CliError(f"unknown algorithm {name!r}; available: {', '.join(exc.known) or 'none'}") from None
     return name
 
 
@@ -195,7 +198,7 @@ def _os_message(exc: OSError, fallback: str = "") -> str:
 
 def read_file(path: str, max_bytes: int) -> bytes:
     """A page file's bytes, gunzipped when its name says so, at most ``max_bytes`` of them."""
-    from ..batch.pool import PageTooLarge, read_page
+    from ..batch.pages import PageTooLarge, read_page
 
     try:
         return read_page(path, max_bytes)
@@ -330,7 +333,7 @@ def _drop_stale_output(target: Path) -> None:
 
 
 def _page_timeout(args: argparse.Namespace) -> float | None:
-    from ..batch.pool import DEFAULT_PAGE_TIMEOUT
+    from ..batch.pages import DEFAULT_PAGE_TIMEOUT
 
     if args.page_timeout is None:
         return DEFAULT_PAGE_TIMEOUT
