@@ -15,7 +15,7 @@ use thresher_core::hash::{HashMap, HashMapExt};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
@@ -99,9 +99,43 @@ const SHARED_TEXT_BYTES: usize = 32;
 /// How many distinct short texts [`blocks`] keeps to share.
 const SHARED_TEXTS: usize = 4096;
 
+/// Takes `object` out of the cyclic garbage collector's care: it is a tuple (or an instance
+/// of a tuple subclass without a `__dict__`) that holds only strings, ints, bools and tuples
+/// already untracked, so it can never be part of a reference cycle, the only thing the
+/// collector looks for. A page's blocks then cost the collector nothing: neither while they
+/// are made (a collection every few hundred allocations would otherwise walk every block made
+/// so far) nor while the document lives. CPython does the same to plain tuples of such
+/// values at their first collection.
+fn untrack(object: &Bound<'_, PyAny>) {
+    let pointer = object.as_ptr();
+    // SAFETY: `pointer` is a live object we hold a strong reference to, and we hold the GIL
+    // (`object` is bound to it). `PyObject_IS_GC` checks that its type supports the
+    // collector, so `PyObject_GC_IsTracked` and `PyObject_GC_UnTrack` apply to it; untracking
+    // a tracked object is allowed at any time, and its deallocator's own untracking is a
+    // no-op on an untracked object. Leaving an object that cannot be part of a cycle
+    // untracked never frees anything early: the collector only ever frees what it tracks.
+    unsafe {
+        if pyo3::ffi::PyObject_IS_GC(pointer) != 0 && pyo3::ffi::PyObject_GC_IsTracked(pointer) == 1
+        {
+            pyo3::ffi::PyObject_GC_UnTrack(pointer.cast());
+        }
+    }
+}
+
+/// Whether instances of `block_type` hold nothing but their tuple items: a tuple subclass
+/// whose instances have no `__dict__` (a ``NamedTuple``), which [`untrack`] may then take.
+fn items_only(block_type: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let Ok(class) = block_type.cast::<PyType>() else {
+        return Ok(false);
+    };
+    Ok(class.is_subclass_of::<PyTuple>()?
+        && class.getattr("__dictoffset__")?.extract::<isize>()? == 0)
+}
+
 /// One row per block, in the field order of ``thresher.document.blocks.Block``, each made
 /// into `block_type` (a tuple subclass) as it is built, so no second copy of the rows lives
 /// beside the blocks. A block whose one span is its whole text shares that text's string.
+/// The rows are [`untrack`]ed: the page's blocks add no work to the garbage collector.
 fn blocks<'py>(
     py: Python<'py>,
     dom: &Dom,
@@ -110,6 +144,7 @@ fn blocks<'py>(
     strings: &mut Strings<'py>,
 ) -> PyResult<Bound<'py, PyList>> {
     let tuple_new = py.get_type::<PyTuple>().getattr("__new__")?;
+    let untrack_blocks = items_only(block_type)?;
     let list = PyList::empty(py);
     // Short texts met again share their first string (lists of "Reply", "item" ...), up to
     // a bounded number of distinct ones.
@@ -142,6 +177,10 @@ fn blocks<'py>(
                     .map(|span| (doc.span_text(dom, *span), span.element)),
             )?,
         };
+        for pair in spans.iter() {
+            untrack(&pair);
+        }
+        untrack(spans.as_any());
         let tag = strings.get(dom.tag(doc.nodes[block.element as usize]));
         let row = (
             index,
@@ -158,7 +197,11 @@ fn blocks<'py>(
             block.offset,
         )
             .into_pyobject(py)?;
-        list.append(tuple_new.call1((block_type, row))?)?;
+        let made = tuple_new.call1((block_type, row))?;
+        if untrack_blocks {
+            untrack(&made);
+        }
+        list.append(made)?;
     }
     Ok(list)
 }
