@@ -300,6 +300,13 @@ fn text_density(text: &str) -> f64 {
     shallow::text_density(text)
 }
 
+/// Boilerpipe's counts behind the same text density at `width` characters a line: (words with
+/// a letter or digit, those on the lines before the last, those lines).
+#[pyfunction]
+fn wrap_counts(text: &str, width: usize) -> (usize, usize, usize) {
+    shallow::wrap_counts(text, width)
+}
+
 /// The smoothing kernel of ``sigma`` and ``radius_sigmas``, or the caller's error.
 fn kernel_of(sigma: f64, radius_sigmas: f64) -> PyResult<Vec<f64>> {
     cetr::gaussian_kernel(sigma, radius_sigmas).ok_or_else(|| {
@@ -386,6 +393,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Page>()?;
     module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
+    module.add_function(wrap_pyfunction!(wrap_counts, module)?)?;
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;
     module.add_class::<CommentWords>()?;
