@@ -46,7 +46,6 @@ from .common import (
 from .web import render_options as _render_options
 
 if TYPE_CHECKING:
-    from ..api import Result
     from ..batch.directory import Listing, Plan
 
 DEFAULT_GLOBS = ("*.html", "*.htm", "*.html.gz")
@@ -225,13 +224,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
 def _batch_flags(args: argparse.Namespace) -> bool:
     """True when a flag of the batch modes only was given."""
     return args.page_timeout is not None or args.resume or args.retry_errors or args.follow_links
-
-
-def input_files(root: Path, patterns: Sequence[str], follow_links: bool = False) -> list[Path]:
-    """Files under ``root`` matching any pattern, sorted, each once (links out of ``root`` left out)."""
-    from ..batch.directory import list_inputs
-
-    return list(list_inputs(root, patterns, follow_links).files)
 
 
 def output_names(files: Sequence[Path], root: Path, extension: str) -> list[Path]:
@@ -418,13 +410,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     if report:
         write_output(json.dumps(report, ensure_ascii=False, default=str), None)
     return EXIT_OK
-
-
-def explain_table(result: Result) -> str:
-    """One row per block: index, KEEP/drop, score, the full reason and the text, wrapped to the terminal."""
-    from ..explain import render_text
-
-    return render_text(result)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

@@ -60,10 +60,6 @@ class Element(NamedTuple):
     def classes(self) -> tuple[str, ...]:
         return tuple((self.attrs.get("class") or "").split())
 
-    def attr(self, name: str, default: str = "") -> str:
-        value = self.attrs.get(name)
-        return default if value is None else value
-
 
 class ElementAttributes(Sequence[Mapping[str, str]]):
     """Each element's attributes (:attr:`ElementTable.attrs`), as read-only mappings.
@@ -254,10 +250,6 @@ class Document:
             return BlockNumbers(*native.block_numbers())
         return block_numbers(self.blocks)
 
-    @property
-    def text_length(self) -> int:
-        return sum(block.char_count for block in self.blocks)
-
     def element_blocks(self, element: int) -> range:
         """Indices of the blocks inside ``element``'s subtree."""
         elements = self.elements
@@ -269,9 +261,6 @@ class Document:
     def path(self, block: int) -> tuple[int, ...]:
         """Element indices from the root down to the block's delimiting element."""
         return tuple(reversed([el.index for el in self.ancestors(self.blocks[block].element)]))
-
-    def path_elements(self, block: int) -> list[Element]:
-        return [self.elements[i] for i in self.path(block)]
 
     def ancestors(self, element: int) -> Iterator[Element]:
         """``element`` and its ancestors, innermost first."""

@@ -55,11 +55,6 @@ def stopwords(language: str) -> frozenset[str]:
     return frozenset(word.lower() for word in _stop_lists().get(code, ()))
 
 
-@cache
-def supported_languages() -> frozenset[str]:
-    return frozenset(_stop_lists())
-
-
 @lru_cache(maxsize=1)
 def _identifier() -> Any:
     from .identifier import load_identifier as load
