@@ -107,7 +107,7 @@ def test_the_copy_is_made_once_and_decides_as_py3langid_does(tmp_path, monkeypat
     read = identifier.load_identifier()
     assert {path.name: path.stat().st_mtime_ns for path in next(tmp_path.iterdir()).iterdir()} == written
     for ident in (made, read):
-        assert list(ident.tk_nextmove) == list(reference.tk_nextmove)
+        assert ident.tk_nextmove == reference.tk_nextmove and ident.tk_output == reference.tk_output
         assert [ident.classify(text) for text in SAMPLES] == [reference.classify(text) for text in SAMPLES]
 
 

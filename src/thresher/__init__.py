@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._lazy import attribute
+from ._lazy import attribute as _attribute
 from .errors import InputError, ModelError, ThresherError
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    return attribute(__name__, _LAZY, globals(), name)
+    return _attribute(__name__, _LAZY, globals(), name)
 
 
 def __dir__() -> list[str]:

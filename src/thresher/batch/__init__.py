@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._lazy import attribute
+from .._lazy import attribute as _attribute
 
 if TYPE_CHECKING:
     from .pool import BatchError, BatchRecord, extract_many
@@ -21,4 +21,4 @@ _LAZY = {"BatchError": ".pool", "BatchRecord": ".pool", "extract_many": ".pool",
 
 
 def __getattr__(name: str) -> Any:
-    return attribute(__name__, _LAZY, globals(), name)
+    return _attribute(__name__, _LAZY, globals(), name)

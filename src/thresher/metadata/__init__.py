@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._lazy import attribute
+from .._lazy import attribute as _attribute
 
 if TYPE_CHECKING:
     from .author import clean_author
@@ -61,4 +61,4 @@ _LAZY = {"Metadata": ".record", "clean_author": ".author", "extract_metadata": "
 
 
 def __getattr__(name: str) -> Any:
-    return attribute(__name__, _LAZY, globals(), name)
+    return _attribute(__name__, _LAZY, globals(), name)
