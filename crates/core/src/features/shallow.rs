@@ -237,7 +237,11 @@ pub fn wrap_counts(text: &str, width: usize) -> (usize, usize, usize) {
     let words = counted.iter().filter(|&&c| c).count();
     match full_lines(&lengths, text.chars().count(), width) {
         (0, _) => (words, words, 1),
-        (lines, on_lines) => (words, counted[..on_lines].iter().filter(|&&c| c).count(), lines),
+        (lines, on_lines) => (
+            words,
+            counted[..on_lines].iter().filter(|&&c| c).count(),
+            lines,
+        ),
     }
 }
 
@@ -358,9 +362,17 @@ mod tests {
 
     #[test]
     fn wrap_counts_wrap_as_text_density_does() {
-        for text in ["word ".repeat(60), format!("{} a b", "y".repeat(85)), "a ".repeat(45)] {
+        for text in [
+            "word ".repeat(60),
+            format!("{} a b", "y".repeat(85)),
+            "a ".repeat(45),
+        ] {
             let (_, on_lines, lines) = wrap_counts(&text, WRAP);
-            assert_eq!(on_lines as f64 / lines as f64, text_density(&text), "{text:?}");
+            assert_eq!(
+                on_lines as f64 / lines as f64,
+                text_density(&text),
+                "{text:?}"
+            );
         }
     }
 
