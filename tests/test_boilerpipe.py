@@ -33,11 +33,11 @@ from thresher.algorithms.boilerpipe import (
     keep_largest,
     list_at_end,
     numwords_rule,
-    text_density,
     title_candidates,
     wrap_counts,
 )
 from thresher.document.blocks import build_document
+from thresher.features import text_density
 
 LOREM = ("the quick brown fox jumps over the lazy dog while the cat sleeps on a warm mat near "
          "the old kitchen door and nobody seems to mind it at all today ")
@@ -77,15 +77,21 @@ def test_words_count_tokens_with_a_letter_or_digit():
 
 
 def test_text_density_of_one_line_is_its_word_count():
-    assert text_density("one two three four") == 4
-    assert wrap_counts("one two three") == (3, 3, 1)
+    assert wrap_counts("one two three four") == (4, 4, 1)
+    assert wrap_counts("one two - three") == (3, 3, 1)
 
 
 def test_text_density_leaves_out_the_last_wrapped_line():
     # 40 four-letter words: 16 fit on an 80-character line (79 chars), so 16 + 16 + 8.
     text = " ".join(["abcd"] * 40)
     assert wrap_counts(text) == (40, 32, 2)
-    assert text_density(text) == 16
+    assert Features(40, 0, 32, 2, 0).text_density == text_density(text) == 16  # the core's column
+
+
+def test_the_counts_wrap_as_the_core_s_text_density_column_does():
+    for text in ("word " * 60, "y" * 85 + " a b", "a " * 45, LOREM * 3, "ab " + "x" * 90 + " cd ef"):
+        _, on_lines, lines = wrap_counts(text)
+        assert on_lines / lines == text_density(text), text
 
 
 def test_text_density_wraps_at_the_given_width():

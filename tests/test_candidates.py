@@ -7,8 +7,18 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from thresher import _core
 from thresher.document.blocks import build_document
 from thresher.features import candidates as C
+
+# The pattern groups of an id or class value, as the core's readability_pattern_bits returns them.
+UNLIKELY_BIT, MAYBE_BIT, POSITIVE_BIT, NEGATIVE_BIT = 1, 2, 4, 8
+
+
+def pattern_bits(value: str | None) -> int:
+    """The Readability pattern groups (``*_BIT``) an id or class value matches (0 for none)."""
+    return _core.readability_pattern_bits(value) if value else 0
+
 
 PROSE = ("The river rose, as it does, over the old wall, and the town, which had seen it before, "
          "moved its carts uphill; nobody, in the end, was hurt, and the market opened late.")
@@ -34,19 +44,19 @@ def index_of(doc, start: str) -> int:
 # ------------------------------------------------------------------ class and id patterns
 
 def test_pattern_bits_follow_readabilitys_groups():
-    assert C.pattern_bits("post-content sidebar") == (C.UNLIKELY_BIT | C.MAYBE_BIT | C.POSITIVE_BIT
-                                                      | C.NEGATIVE_BIT)
-    assert C.pattern_bits("pagination") == C.UNLIKELY_BIT | C.POSITIVE_BIT  # holds "page"
-    assert C.pattern_bits("SideBar-Left") == C.UNLIKELY_BIT | C.NEGATIVE_BIT
-    assert C.pattern_bits("top-ad-slot") == C.UNLIKELY_BIT | C.NEGATIVE_BIT
-    assert C.pattern_bits("articleBody") == C.MAYBE_BIT | C.POSITIVE_BIT
-    assert C.pattern_bits("wrapper grid") == 0
-    assert C.pattern_bits(None) == 0 and C.pattern_bits("") == 0
+    assert pattern_bits("post-content sidebar") == (UNLIKELY_BIT | MAYBE_BIT | POSITIVE_BIT
+                                                      | NEGATIVE_BIT)
+    assert pattern_bits("pagination") == UNLIKELY_BIT | POSITIVE_BIT  # holds "page"
+    assert pattern_bits("SideBar-Left") == UNLIKELY_BIT | NEGATIVE_BIT
+    assert pattern_bits("top-ad-slot") == UNLIKELY_BIT | NEGATIVE_BIT
+    assert pattern_bits("articleBody") == MAYBE_BIT | POSITIVE_BIT
+    assert pattern_bits("wrapper grid") == 0
+    assert pattern_bits(None) == 0 and pattern_bits("") == 0
 
 
 def test_hid_is_negative_only_as_a_whole_word():
-    assert C.pattern_bits("box hid") == C.NEGATIVE_BIT
-    assert C.pattern_bits("hidx") == 0
+    assert pattern_bits("box hid") == NEGATIVE_BIT
+    assert pattern_bits("hidx") == 0
 
 
 # Readability's class/id patterns (REGEXPS in Readability.js) as literal substrings: the
@@ -58,8 +68,8 @@ MAYBE_CANDIDATE = "and article body column content main mathjax shadow".split()
 POSITIVE = "article body content entry hentry h-entry main page pagination post text blog story".split()
 NEGATIVE = ("-ad- hidden banner combx comment com- contact footer gdpr masthead media meta outbrain promo "
             "related scroll share shoutbox sidebar skyscraper sponsor shopping tags widget").split()
-_GROUPS = ((UNLIKELY, C.UNLIKELY_BIT), (MAYBE_CANDIDATE, C.MAYBE_BIT), (POSITIVE, C.POSITIVE_BIT),
-           (NEGATIVE, C.NEGATIVE_BIT))
+_GROUPS = ((UNLIKELY, UNLIKELY_BIT), (MAYBE_CANDIDATE, MAYBE_BIT), (POSITIVE, POSITIVE_BIT),
+           (NEGATIVE, NEGATIVE_BIT))
 _LITERALS = sorted({lit for group, _ in _GROUPS for lit in group})
 _LITERAL_BITS = {lit: sum(bit for group, bit in _GROUPS if any(g in lit for g in group)) for lit in _LITERALS}
 _LONGEST_FIRST = re.compile("|".join(map(re.escape, sorted(_LITERALS, key=lambda s: (-len(s), s)))))
@@ -73,7 +83,7 @@ def reference_bits(value: str) -> int:
     bits = 0
     for literal in _LONGEST_FIRST.findall(lowered):
         bits |= _LITERAL_BITS[literal]
-    return bits | (C.NEGATIVE_BIT if "hid" in lowered.split() else 0)
+    return bits | (NEGATIVE_BIT if "hid" in lowered.split() else 0)
 
 
 @settings(max_examples=300, deadline=None)
@@ -81,7 +91,7 @@ def reference_bits(value: str) -> int:
                                  "\u0130", "Ma", "\u2028"]), max_size=12))
 def test_pattern_bits_match_like_a_longest_first_alternation(pieces):
     text = "".join(pieces)
-    assert C.pattern_bits(text) == reference_bits(text)
+    assert pattern_bits(text) == reference_bits(text)
 
 
 # ------------------------------------------------------------------ tree helpers

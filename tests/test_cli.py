@@ -81,9 +81,9 @@ def test_extract_gzipped_file(capsys, tmp_path):
 
 
 def _renderer_missing(fmt: str) -> bool:
-    from thresher.render import _MODULES
+    from thresher.render.formats import output_format
 
-    module = _MODULES[fmt]
+    module = output_format(fmt).module
     return importlib.util.find_spec(f"thresher.render.{module}") is None
 
 

@@ -251,18 +251,6 @@ def test_cetr_columns_shape_and_non_negative():
     assert np.all(np.isfinite(cols.values))
 
 
-@given(st.lists(st.floats(-1e6, 1e6), max_size=12), st.integers(1, 4), st.integers(1, 3),
-       st.floats(-10, 10))
-def test_pad_ends_is_np_pad_in_constant_and_edge_mode(values, radius, width, fill):
-    rows = np.array(values, np.float64)
-    assert np.array_equal(F.pad_ends(rows, radius, fill),
-                          np.pad(rows, radius, mode="constant", constant_values=fill))
-    table = np.repeat(rows[:, None], width, axis=1)
-    assert np.array_equal(F.pad_ends(table, radius), np.pad(table, ((radius, radius), (0, 0))))
-    if len(rows):
-        assert np.array_equal(F.pad_ends(rows, radius, rows[0], rows[-1]), np.pad(rows, radius, mode="edge"))
-
-
 def smooth(values: np.ndarray) -> np.ndarray:
     """The smoothing of ``cetr_ratio``: one unit of standard deviation, the ends extended."""
     return _core.gaussian_smooth(values, 1.0, 3.0, edges="extend")

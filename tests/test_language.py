@@ -1,6 +1,9 @@
 """Language identification over a page's blocks and the stop lists (thresher.document.language)."""
 from __future__ import annotations
 
+import pytest
+
+from thresher.document import identifier
 from thresher.document.blocks import build_document
 from thresher.document.language import is_markup, page_language, sample_text, stopwords
 
@@ -75,3 +78,64 @@ def test_preload_runs_for_every_registered_algorithm():
 
     for name in names():
         assert thresher.preload(name, language="en") is None  # raises if its preload page fails it
+
+
+# ------------------------------------------------------- the identifier's uncompressed copy
+
+SAMPLES = (EN, DE, "Le comité s'est réuni mardi pour discuter du budget de l'année prochaine.",
+           "委員会は火曜日に来年度の予算について話し合った。", "Комитет собрался во вторник, чтобы обсудить бюджет.",
+           "", "x", "12 34 56", "<div>", "ÉTÉ " * 50, "El comité se reunió el martes " * 40)
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """py3langid's identifier loaded by py3langid itself, as thresher used it before its copy."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
+
+
+def copies(root) -> list:
+    return sorted(path.name for path in root.iterdir())
+
+
+def test_the_copy_is_made_once_and_decides_as_py3langid_does(tmp_path, monkeypatch, reference):
+    monkeypatch.setenv(identifier.CACHE_ENV, str(tmp_path))
+    made = identifier.load_identifier()
+    assert len(copies(tmp_path)) == 1 and copies(tmp_path)[0].startswith("py3langid-")
+    written = {path.name: path.stat().st_mtime_ns for path in next(tmp_path.iterdir()).iterdir()}
+    read = identifier.load_identifier()
+    assert {path.name: path.stat().st_mtime_ns for path in next(tmp_path.iterdir()).iterdir()} == written
+    for ident in (made, read):
+        assert ident.tk_nextmove == reference.tk_nextmove and ident.tk_output == reference.tk_output
+        assert [ident.classify(text) for text in SAMPLES] == [reference.classify(text) for text in SAMPLES]
+
+
+def test_a_damaged_copy_falls_back_to_py3langid(tmp_path, monkeypatch, reference):
+    monkeypatch.setenv(identifier.CACHE_ENV, str(tmp_path))
+    identifier.load_identifier()
+    copy = next(tmp_path.iterdir())
+    (copy / "out_feat.npy").write_bytes((copy / "out_feat.npy").read_bytes()[:200])
+    ident = identifier.load_identifier()
+    assert [ident.classify(text) for text in SAMPLES] == [reference.classify(text) for text in SAMPLES]
+    (copy / "pc.npy").write_bytes((copy / "pc.npy").read_bytes()[:-8])  # one class fewer than the tables have
+    (copy / "out_feat.npy").unlink()
+    assert identifier.load_identifier().classify(DE) == reference.classify(DE)
+
+
+def test_no_copy_when_the_cache_is_turned_off_or_unwritable(tmp_path, monkeypatch, reference):
+    monkeypatch.setenv(identifier.CACHE_ENV, "")
+    assert identifier.cache_root() is None
+    assert identifier.load_identifier().classify(DE) == reference.classify(DE)
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv(identifier.CACHE_ENV, str(blocked))
+    assert identifier.load_identifier().classify(DE) == reference.classify(DE)
+    assert blocked.read_text() == "not a directory"
+
+
+def test_stop_lists_are_stopwordsiso_s():
+    import stopwordsiso
+
+    for code in stopwordsiso.langs():
+        assert stopwords(code) == frozenset(word.lower() for word in stopwordsiso.stopwords(code)), code

@@ -17,7 +17,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "thresher"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "_core", "_version", "document"),
+    ("errors", "_core", "_version", "_lazy", "document"),
     ("features",),
     ("inference",),
     ("algorithms",),

@@ -93,7 +93,7 @@ def dataset(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def pages(dataset):
-    return T.prepare_pages([dataset], log=quiet)
+    return T.prepare_dataset([dataset], log=quiet).pages
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +111,7 @@ def new_page(seed: int = 99):
 
 # ------------------------------------------------------------------ data preparation
 
-def test_prepare_pages_reads_the_dataset(pages):
+def test_prepare_dataset_reads_the_dataset(pages):
     assert len(pages) == 16
     assert {p.domain for p in pages} == set(DOMAINS)
     assert {p.type for p in pages} == {"article", "collection"}  # "category" is reported as "collection"

@@ -27,7 +27,7 @@ from .filters import (
     unformatted,
     without,
 )
-from .metadata import Metadata, extract_metadata
+from .metadata.record import Metadata
 from .options import Options, options_from
 
 # The expected F-beta of ``favor_precision`` and ``favor_recall``.
@@ -157,6 +157,8 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     classification = _filtered(doc, classification, comments, opts)
     check_budget()
     t3 = clock()
+    if metadata:
+        from .metadata import extract_metadata  # the field readers load with the first page that needs them
     meta = extract_metadata(doc, lang) if metadata else Metadata(title=doc.title, language=lang, url=url or "")
     check_budget()
     t4 = clock()
@@ -176,7 +178,8 @@ _PRELOAD_PAGE = b"<html><head><title>thresher</title></head><body><p>A paragraph
 def preload(algorithm: str = algorithms.DEFAULT, model: str | None = None, language: str | None = None) -> None:
     """Load now what a first extraction with these options loads on demand: the algorithm's
     model files and, unless ``language`` is given or the algorithm reads none, the language
-    identifier. py3langid's model alone takes about half a second to read, which otherwise
+    identifier. py3langid's model takes tens of milliseconds to load (about half a second the
+    first time on a machine, which writes thresher's uncompressed copy of it), which otherwise
     falls on the first page whose language is not plainly English, however late it comes.
     For servers and batch workers that start once and extract many pages; extraction works
     the same without it."""

@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import algorithms
+from .render.formats import FORMATS, OUTPUT_FORMATS, output_format
 
-FORMATS = ("text", "markdown", "html", "json", "xml", "xmltei", "csv")
-# Outputs that may carry YAML front matter under ``with_metadata``.
-FRONT_MATTER_FORMATS = frozenset({"text", "markdown"})
+__all__ = ["ALIASES", "FORMATS", "VALID_NAMES", "Options", "SeenTexts", "options_from"]
 
 
 class SeenTexts:
@@ -83,8 +82,7 @@ class Options:
         from .document.budget import check_timeout
 
         object.__setattr__(self, "timeout", check_timeout(self.timeout))
-        if self.output not in FORMATS:
-            raise ValueError(f"unknown output format {self.output!r}; choose from {', '.join(FORMATS)}")
+        output_format(self.output)  # raises ValueError on a format it does not know
         if self.favor_precision and self.favor_recall:
             raise ValueError("favor_precision and favor_recall exclude each other")
         if isinstance(self.prune, str):
@@ -108,24 +106,19 @@ class Options:
 
     @property
     def needs_metadata(self) -> bool:
-        return self.with_metadata or self.only_with_metadata or self.output in ("json", "html", "xml",
-                                                                               "xmltei", "csv")
+        return self.with_metadata or self.only_with_metadata or OUTPUT_FORMATS[self.output].metadata
 
     @property
     def needs_attributes(self) -> bool:
-        return (self.output != "text" or bool(self.prune) or not self.include_comments
+        return (OUTPUT_FORMATS[self.output].attributes or bool(self.prune) or not self.include_comments
                 or self.include_images or self.include_links)
 
     def render_options(self) -> dict[str, Any]:
-        """Keyword arguments for the renderer of :attr:`output`."""
-        if self.output == "json":
-            return {"blocks": self.blocks, "indent": self.indent}
-        if self.output in ("markdown", "html"):
-            return {"links": self.include_links, "images": self.include_images}
-        if self.output in ("xml", "xmltei"):
-            return {"links": self.include_links, "images": self.include_images,
-                    "formatting": self.formatting}
-        return {}
+        """Keyword arguments for the renderer of :attr:`output`: the switches it takes
+        (:attr:`thresher.render.formats.OutputFormat.switches`)."""
+        values = {"links": self.include_links, "images": self.include_images, "formatting": self.formatting,
+                  "blocks": self.blocks, "indent": self.indent}
+        return {name: values[name] for name in OUTPUT_FORMATS[self.output].switches}
 
 
 # ``links`` is the renderers' older name of ``include_links``.

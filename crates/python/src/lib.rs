@@ -15,7 +15,7 @@ use thresher_core::hash::{HashMap, HashMapExt};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
@@ -100,9 +100,43 @@ const SHARED_TEXT_BYTES: usize = 32;
 /// How many distinct short texts [`blocks`] keeps to share.
 const SHARED_TEXTS: usize = 4096;
 
+/// Takes `object` out of the cyclic garbage collector's care: it is a tuple (or an instance
+/// of a tuple subclass without a `__dict__`) that holds only strings, ints, bools and tuples
+/// already untracked, so it can never be part of a reference cycle, the only thing the
+/// collector looks for. A page's blocks then cost the collector nothing: neither while they
+/// are made (a collection every few hundred allocations would otherwise walk every block made
+/// so far) nor while the document lives. CPython does the same to plain tuples of such
+/// values at their first collection.
+fn untrack(object: &Bound<'_, PyAny>) {
+    let pointer = object.as_ptr();
+    // SAFETY: `pointer` is a live object we hold a strong reference to, and we hold the GIL
+    // (`object` is bound to it). `PyObject_IS_GC` checks that its type supports the
+    // collector, so `PyObject_GC_IsTracked` and `PyObject_GC_UnTrack` apply to it; untracking
+    // a tracked object is allowed at any time, and its deallocator's own untracking is a
+    // no-op on an untracked object. Leaving an object that cannot be part of a cycle
+    // untracked never frees anything early: the collector only ever frees what it tracks.
+    unsafe {
+        if pyo3::ffi::PyObject_IS_GC(pointer) != 0 && pyo3::ffi::PyObject_GC_IsTracked(pointer) == 1
+        {
+            pyo3::ffi::PyObject_GC_UnTrack(pointer.cast());
+        }
+    }
+}
+
+/// Whether instances of `block_type` hold nothing but their tuple items: a tuple subclass
+/// whose instances have no `__dict__` (a ``NamedTuple``), which [`untrack`] may then take.
+fn items_only(block_type: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let Ok(class) = block_type.cast::<PyType>() else {
+        return Ok(false);
+    };
+    Ok(class.is_subclass_of::<PyTuple>()?
+        && class.getattr("__dictoffset__")?.extract::<isize>()? == 0)
+}
+
 /// One row per block, in the field order of ``thresher.document.blocks.Block``, each made
 /// into `block_type` (a tuple subclass) as it is built, so no second copy of the rows lives
 /// beside the blocks. A block whose one span is its whole text shares that text's string.
+/// The rows are [`untrack`]ed: the page's blocks add no work to the garbage collector.
 fn blocks<'py>(
     py: Python<'py>,
     dom: &Dom,
@@ -111,6 +145,7 @@ fn blocks<'py>(
     strings: &mut Strings<'py>,
 ) -> PyResult<Bound<'py, PyList>> {
     let tuple_new = py.get_type::<PyTuple>().getattr("__new__")?;
+    let untrack_blocks = items_only(block_type)?;
     let list = PyList::empty(py);
     // Short texts met again share their first string (lists of "Reply", "item" ...), up to
     // a bounded number of distinct ones.
@@ -144,6 +179,10 @@ fn blocks<'py>(
                     .map(|span| (doc.span_text(dom, *span), span.element)),
             )?,
         };
+        for pair in spans.iter() {
+            untrack(&pair);
+        }
+        untrack(spans.as_any());
         let tag = strings.get(dom.tag(doc.nodes[block.element as usize]));
         let row = (
             index,
@@ -160,7 +199,11 @@ fn blocks<'py>(
             block.offset,
         )
             .into_pyobject(py)?;
-        list.append(tuple_new.call1((block_type, row))?)?;
+        let made = tuple_new.call1((block_type, row))?;
+        if untrack_blocks {
+            untrack(&made);
+        }
+        list.append(made)?;
     }
     Ok(list)
 }
@@ -274,6 +317,13 @@ fn text_density(text: &str) -> f64 {
     shallow::text_density(text)
 }
 
+/// Boilerpipe's counts behind the same text density at `width` characters a line: (words with
+/// a letter or digit, those on the lines before the last, those lines).
+#[pyfunction]
+fn wrap_counts(text: &str, width: usize) -> (usize, usize, usize) {
+    shallow::wrap_counts(text, width)
+}
+
 /// The smoothing kernel of ``sigma`` and ``radius_sigmas``, or the caller's error.
 fn kernel_of(sigma: f64, radius_sigmas: f64) -> PyResult<Vec<f64>> {
     cetr::gaussian_kernel(sigma, radius_sigmas).ok_or_else(|| {
@@ -352,6 +402,9 @@ fn text_copies<'py>(
 
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The workspace version (Cargo.toml), which maturin also gives the wheel: read from here,
+    // it costs no importlib.metadata lookup at import.
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_function(wrap_pyfunction!(build_document, module)?)?;
     module.add_class::<budget::BudgetScope>()?;
     module.add_function(wrap_pyfunction!(budget::enter_budget, module)?)?;
@@ -362,6 +415,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Page>()?;
     module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
+    module.add_function(wrap_pyfunction!(wrap_counts, module)?)?;
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;
     module.add_class::<CommentWords>()?;

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .pages import what_it_is
+
 ERRORS_NAME = "errors.jsonl"
 TMP_SUFFIX = ".thresher-tmp"
 
@@ -70,18 +72,6 @@ def _passes_through_link(path: Path, root: Path) -> bool:
 
 def _is_inside(path: Path, real_root: Path) -> bool:
     return path == real_root or path.is_relative_to(real_root)
-
-
-# What a directory entry that is no regular file is, by its stat mode.
-_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISDIR, "a directory"))
-
-
-def what_it_is(mode: int) -> str:
-    """What a file of stat ``mode`` is, in words ("a regular file", "a FIFO (named pipe)" ...)."""
-    return next((name for test, name in _KINDS if test(mode)), "a regular file" if stat.S_ISREG(mode)
-                else "not a regular file")
 
 
 def _not_a_page(path: Path, shown: Path) -> Entry | None:

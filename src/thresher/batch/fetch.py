@@ -26,9 +26,9 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import ThresherError
+from .pages import DEFAULT_MAX_BYTES
 
 DEFAULT_TIMEOUT = 20.0
-DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 USER_AGENT = f"thresher/{__version__}"
 _URL = re.compile(r"^https?://", re.IGNORECASE)
 

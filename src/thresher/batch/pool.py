@@ -55,11 +55,9 @@ Inputs:
 from __future__ import annotations
 
 import contextlib
-import gzip
 import os
 import pickle
 import signal
-import stat
 import sys
 import threading
 import time
@@ -70,24 +68,18 @@ from multiprocessing import current_process, get_context
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from ..errors import InputError
-from .fetch import DEFAULT_MAX_BYTES
+from .pages import DEFAULT_MAX_BYTES, DEFAULT_PAGE_TIMEOUT, read_page
 
-DEFAULT_PAGE_TIMEOUT = 60.0
 _GRACE = 2.0  # seconds, at least, that a worker may run past its page's budget before it is killed
-_READ_CHUNK = 1 << 20
 _AHEAD_PER_WORKER = 8  # pages taken from the input beyond the next record to yield, per worker
 _BOOT_LIMIT = 120.0  # seconds a new worker may take to start before the batch gives up
 _WATCH_INTERVAL = 0.5
 _PR_SET_PDEATHSIG = 1
 _READY = "ready"
 _STARTED = "started"
-
-
-class PageTooLarge(InputError):
-    """A page file is (or gunzips to) more than the size cap."""
 
 
 class BatchError(NamedTuple):
@@ -118,63 +110,6 @@ class _Job:
 
 
 # ----------------------------------------------------------------- reading
-
-class _Readable(Protocol):
-    def read(self, size: int, /) -> bytes: ...
-
-
-def _read_capped(stream: _Readable, limit: int, name: str, what: str) -> bytes:
-    """At most ``limit`` bytes of ``stream``, read in chunks; :class:`PageTooLarge` past that."""
-    chunks, size = [], 0
-    while chunk := stream.read(min(_READ_CHUNK, limit + 1 - size)):
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            raise PageTooLarge(f"{name}: {what} more than {limit:,} bytes (the size cap)")
-    return b"".join(chunks)
-
-
-def is_gzip_name(path: str | Path) -> bool:
-    return str(path).endswith(".gz")
-
-
-class NotAFile(InputError):
-    """An input path is no regular file (a FIFO, a socket, a device, a directory)."""
-
-
-def _open_regular(path: str | Path) -> Any:
-    """``path`` opened for reading when it is a regular file; :class:`NotAFile` otherwise.
-
-    It is opened without blocking, so a FIFO with no writer cannot hang the batch, and its
-    kind is read from the open file, so it cannot change between the check and the read."""
-    from .directory import what_it_is
-
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotAFile(f"{path}: {what_it_is(mode)}, not a page file")
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def read_page(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    """Bytes of a page file, gunzipped when the name ends in ``.gz``; at most ``max_bytes`` of them.
-
-    A gzipped file is decompressed as a stream and abandoned as soon as its
-    output passes the cap, so a small file that expands enormously costs no
-    more than the cap.
-    """
-    with _open_regular(path) as raw:
-        if not is_gzip_name(path):
-            return _read_capped(raw, max_bytes, str(path), "is")
-        with gzip.GzipFile(fileobj=raw) as unzipped:
-            return _read_capped(unzipped, max_bytes, str(path), "gunzips to")
-
 
 def as_job(item: Any) -> _Job:
     if isinstance(item, (str, Path)):
@@ -254,6 +189,7 @@ def one_blas_thread() -> None:
     The pool already runs a worker per core it is given, and BLAS threads on
     top of them oversubscribe the cores (see the README's batch notes).
     """
+    import numpy  # noqa: F401  (the limit reaches the BLAS libraries loaded so far: load numpy's now)
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=1)

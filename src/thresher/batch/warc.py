@@ -27,7 +27,8 @@ from typing import IO, Any, BinaryIO, NamedTuple
 
 from ..algorithms import DEFAULT
 from ..errors import ThresherError
-from .pool import DEFAULT_PAGE_TIMEOUT, BatchError, BatchRecord, as_job, extract_many, run_job
+from .pages import DEFAULT_PAGE_TIMEOUT
+from .pool import BatchError, BatchRecord, as_job, extract_many, run_job
 
 DEFAULT_MAX_RECORD_BYTES = 50 * 1024 * 1024
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})

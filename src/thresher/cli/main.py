@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gzip
 import json
 import os
 import sys
@@ -31,24 +30,31 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .common import (
+    EXIT_ERROR,
+    EXIT_OK,
+    EXIT_PARTIAL,
+    PROG,
+    CliError,
+    _os_message,
+    _write_page,
+    check_algorithm,
+    check_model,
+    extension,
+    read_file,
+    write_output,
+)
+from .web import render_options as _render_options
+
 if TYPE_CHECKING:
-    from ..api import Result
     from ..batch.directory import Listing, Plan
 
-EXIT_OK, EXIT_PARTIAL, EXIT_ERROR = 0, 1, 2
-PROG = "thresher"
 DEFAULT_GLOBS = ("*.html", "*.htm", "*.html.gz")
-EXTENSIONS = {"text": ".txt", "markdown": ".md", "html": ".html", "json": ".json", "xml": ".xml",
-              "xmltei": ".tei.xml", "csv": ".csv"}
 EPILOG = """exit codes:
   0  success
   1  partial failure: some inputs of a batch failed (OUTDIR/errors.jsonl lists
      them) or some pages of an evaluation raised
   2  error: bad arguments, unreadable or non-HTML input, network failure, ..."""
-
-
-class CliError(Exception):
-    """A user-facing failure: printed as one line, exit code 2."""
 
 
 # ------------------------------------------------------------------- parser
@@ -65,7 +71,8 @@ def _add_page_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
-    from ..batch.fetch import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+    from ..batch.fetch import DEFAULT_TIMEOUT
+    from ..batch.pages import DEFAULT_MAX_BYTES
 
     parser.add_argument("--url", help="the page's URL, for a page read from a file or stdin")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
@@ -77,7 +84,7 @@ def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from .._version import __version__
-    from ..batch.pool import DEFAULT_PAGE_TIMEOUT
+    from ..batch.pages import DEFAULT_PAGE_TIMEOUT
     from ..options import FORMATS
     from .web import add_content_options, add_format_shortcuts, add_input_options
 
@@ -207,44 +214,6 @@ def _add_serve_parser(sub: Any) -> None:
 
 # ------------------------------------------------------------------ helpers
 
-def check_algorithm(name: str | None) -> str:
-    from .. import algorithms
-
-    name = name or algorithms.DEFAULT
-    known = algorithms.names()
-    if name not in known:
-        raise CliError(f"unknown algorithm {name!r}; available: {', '.join(known) or 'none'}")
-    return name
-
-
-def check_model(path: str | None) -> str | None:
-    if path is not None and not Path(path).is_file():
-        raise CliError(f"{path}: model file not found")
-    return path
-
-
-def _os_message(exc: OSError, fallback: str = "") -> str:
-    where = exc.filename if exc.filename is not None else fallback
-    reason = exc.strerror or str(exc)
-    return f"{where}: {reason}" if where else reason
-
-
-def read_file(path: str, max_bytes: int) -> bytes:
-    """A page file's bytes, gunzipped when its name says so, at most ``max_bytes`` of them."""
-    from ..batch.pool import NotAFile, PageTooLarge, read_page
-
-    try:
-        return read_page(path, max_bytes)
-    except PageTooLarge as exc:
-        raise CliError(str(exc)) from None
-    except NotAFile as exc:
-        raise CliError(f"cannot read {exc}") from None
-    except (EOFError, gzip.BadGzipFile) as exc:
-        raise CliError(f"{path}: not valid gzip data ({exc})") from None
-    except OSError as exc:
-        raise CliError(f"cannot read {_os_message(exc, path)}") from None
-
-
 def read_source(args: argparse.Namespace) -> tuple[bytes, str | None, str | None]:
     """(html bytes, url, content type) of the page named by ``args.source``."""
     from ..batch.fetch import fetch, is_url
@@ -258,39 +227,6 @@ def read_source(args: argparse.Namespace) -> tuple[bytes, str | None, str | None
         fetched = fetch(source, timeout=args.timeout, max_bytes=args.max_bytes)
         return fetched.content, args.url or fetched.url, fetched.content_type
     return read_file(source, args.max_bytes), args.url, None
-
-
-def _with_newline(text: str) -> str:
-    return text if not text or text.endswith("\n") else text + "\n"
-
-
-def write_output(text: str, path: str | None) -> None:
-    text = _with_newline(text)
-    if path is None or path == "-":
-        sys.stdout.flush()
-        buffer = getattr(sys.stdout, "buffer", None)
-        if buffer is not None:
-            buffer.write(text.encode("utf-8"))
-            buffer.flush()
-        else:
-            sys.stdout.write(text)
-        return
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot write {_os_message(exc, path)}") from None
-
-
-def _render_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The keyword arguments of thresher.extract set by the output and content switches."""
-    from .web import content_switches
-
-    options = content_switches(args)
-    if getattr(args, "links", False):
-        options["links"] = True
-    if getattr(args, "deduplicate", False):
-        options["deduplicate"] = True
-    return options
 
 
 # ----------------------------------------------------------------- commands
@@ -327,13 +263,6 @@ def _batch_flags(args: argparse.Namespace) -> bool:
         args.isolate
 
 
-def input_files(root: Path, patterns: Sequence[str], follow_links: bool = False) -> list[Path]:
-    """Files under ``root`` matching any pattern, sorted, each once (links out of ``root`` left out)."""
-    from ..batch.directory import list_inputs
-
-    return list(list_inputs(root, patterns, follow_links).files)
-
-
 def output_names(files: Sequence[Path], root: Path, extension: str) -> list[Path]:
     """Relative output path per input: ``a/b.html.gz`` -> ``a/b.txt`` (``b.htm.txt`` on a clash)."""
     names, taken = [], set()
@@ -351,17 +280,6 @@ def output_names(files: Sequence[Path], root: Path, extension: str) -> list[Path
     return names
 
 
-def _write_page(target: Path, text: str) -> str | None:
-    """Write one output, whole or not at all; the error message when that fails."""
-    from ..batch.directory import write_atomically
-
-    try:
-        write_atomically(target, _with_newline(text).encode("utf-8"))
-    except OSError as exc:
-        return _os_message(exc, str(target))
-    return None
-
-
 def _drop_stale_output(target: Path) -> None:
     """Remove an earlier run's output of an input that now fails: each input has one record."""
     with contextlib.suppress(OSError):
@@ -369,7 +287,7 @@ def _drop_stale_output(target: Path) -> None:
 
 
 def _page_timeout(args: argparse.Namespace) -> float | None:
-    from ..batch.pool import DEFAULT_PAGE_TIMEOUT
+    from ..batch.pages import DEFAULT_PAGE_TIMEOUT
 
     if args.page_timeout is None:
         return DEFAULT_PAGE_TIMEOUT
@@ -430,7 +348,7 @@ def cmd_extract_dir(args: argparse.Namespace) -> int:
     root, out_dir, listing = _batch_setup(args)
     options = dict(algorithm=check_algorithm(args.algorithm), output=args.format, language=args.language,
                    model=check_model(args.model), **_render_options(args))
-    targets = [out_dir / name for name in output_names(listing.files, root, EXTENSIONS[args.format])]
+    targets = [out_dir / name for name in output_names(listing.files, root, extension(args.format))]
     work = plan(listing, targets, out_dir / ERRORS_NAME, resume=args.resume, retry_errors=args.retry_errors)
     inputs = [path for path, _ in work.todo]
     jobs = args.jobs or os.cpu_count() or 1
@@ -529,13 +447,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     if report:
         write_output(json.dumps(report, ensure_ascii=False, default=str), None)
     return EXIT_OK
-
-
-def explain_table(result: Result) -> str:
-    """One row per block: index, KEEP/drop, score, the full reason and the text, wrapped to the terminal."""
-    from ..explain import render_text
-
-    return render_text(result)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

@@ -12,18 +12,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .main import (
+from .common import (
     EXIT_OK,
     EXIT_PARTIAL,
-    EXTENSIONS,
     PROG,
     CliError,
     _os_message,
-    _render_options,
     _with_newline,
     _write_page,
     check_algorithm,
     check_model,
+    extension,
     read_file,
     write_output,
 )
@@ -182,7 +181,7 @@ def cmd_extract_web(args: argparse.Namespace) -> int:
     from ..options import SeenTexts, options_from
 
     out_dir = _web_setup(args)
-    switches = _render_options(args)
+    switches = render_options(args)
     if switches.pop("deduplicate", False):
         switches["deduplicate"] = SeenTexts()  # one cache for the whole run
     options = options_from(dict(algorithm=check_algorithm(args.algorithm), output=args.format,
@@ -209,7 +208,7 @@ def cmd_extract_web(args: argparse.Namespace) -> int:
             if out_dir is None:
                 outputs.append(text)
             else:
-                error = _write_page(out_dir / url_output_name(outcome.url, EXTENSIONS[args.format]), text)
+                error = _write_page(out_dir / url_output_name(outcome.url, extension(args.format)), text)
                 if error is not None:
                     problems.append((outcome.url, error))
     if out_dir is None:
@@ -222,3 +221,13 @@ def cmd_extract_web(args: argparse.Namespace) -> int:
         print(f"{PROG}: {url}: {message}", file=sys.stderr)
     print(f"{PROG}: {ok} ok, {len(problems)} errors", file=sys.stderr)
     return EXIT_PARTIAL if problems else EXIT_OK
+
+
+def render_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of thresher.extract set by the output and content switches."""
+    options = content_switches(args)
+    if getattr(args, "links", False):
+        options["links"] = True
+    if getattr(args, "deduplicate", False):
+        options["deduplicate"] = True
+    return options

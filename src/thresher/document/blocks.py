@@ -15,17 +15,16 @@ return labels or scores; nothing here is mutated after construction.
 """
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
 from typing import Any, NamedTuple, cast, overload
 
 import numpy as np
 
 from .. import _core
+from .._lazy import cached_property
 from ..errors import InputError
 from . import jsonld
 from .budget import check as check_budget
@@ -61,10 +60,6 @@ class Element(NamedTuple):
     @property
     def classes(self) -> tuple[str, ...]:
         return tuple((self.attrs.get("class") or "").split())
-
-    def attr(self, name: str, default: str = "") -> str:
-        value = self.attrs.get(name)
-        return default if value is None else value
 
 
 class ElementAttributes(Sequence[Mapping[str, str]]):
@@ -256,10 +251,6 @@ class Document:
             return BlockNumbers(*native.block_numbers())
         return block_numbers(self.blocks)
 
-    @property
-    def text_length(self) -> int:
-        return sum(block.char_count for block in self.blocks)
-
     def element_blocks(self, element: int) -> range:
         """Indices of the blocks inside ``element``'s subtree."""
         elements = self.elements
@@ -271,9 +262,6 @@ class Document:
     def path(self, block: int) -> tuple[int, ...]:
         """Element indices from the root down to the block's delimiting element."""
         return tuple(reversed([el.index for el in self.ancestors(self.blocks[block].element)]))
-
-    def path_elements(self, block: int) -> list[Element]:
-        return [self.elements[i] for i in self.path(block)]
 
     def ancestors(self, element: int) -> Iterator[Element]:
         """``element`` and its ancestors, innermost first."""
@@ -315,20 +303,15 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _parse_and_walk(html: str | bytes, limits: ParseLimits, attributes: bool) -> _core.DocumentColumns:
-    """The core's document of ``html``, with the cyclic garbage collector paused meanwhile: the
-    core makes one :class:`Block` per block, and on a page of very many blocks each of the
-    collections those allocations would trigger walks every object made so far (the cost
-    then grows with the square of the page); none of them is garbage."""
-    collecting = gc.isenabled()
-    gc.disable()
+    """The core's document of ``html``. The core makes one :class:`Block` per block and leaves
+    the blocks and their spans out of the cyclic garbage collector's care (they hold only
+    strings, ints and such tuples): on a page of very many blocks, collections then have
+    nothing of the page to walk, and no process-wide collector setting is touched."""
     try:
         return _core.build_document(html, max_attributes=limits.max_attributes, max_depth=limits.max_depth,
                                     attributes=attributes, empty=NO_ATTRIBUTES, block_type=Block)
     except RuntimeError as exc:  # the core's parser failed (a bug): the page cannot be read
         raise InputError(f"the page could not be parsed: {exc}") from None
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _block_numbers(column: np.ndarray, blocks: tuple[Block, ...]) -> tuple[int, ...]:

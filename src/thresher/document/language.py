@@ -2,12 +2,15 @@
 
 Stop lists come from ``stopwordsiso`` (stopwords-iso, 58 languages, MIT);
 language identification from ``py3langid`` (its model ships inside the wheel,
-nothing is downloaded). Both loaders are memoised pure functions over
-read-only package data.
+nothing is downloaded; :mod:`thresher.document.identifier` loads it). Both are
+read on first use and memoised: importing this module loads neither.
 """
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from functools import cache, lru_cache
+from typing import Any
 
 # Enough text to identify a language reliably; more only costs time (measured in
 # docs/design-measurements.md).
@@ -21,36 +24,49 @@ _ENGLISH_MARKERS = frozenset(
     "which but their they you we".split())
 _ENGLISH_SHARE = 0.15
 _MARKED_MIN_WORDS = 20
+# stopwordsiso's data file: every language's list, in one JSON object.
+_STOP_LISTS_FILE = "stopwords-iso.json"
+
+
+@lru_cache(maxsize=1)
+def _stop_lists() -> Mapping[str, list[str]]:
+    """Language code -> stopwordsiso's list. Read from the package's data file without importing
+    the package, whose import reads its version from the installed metadata (tens of
+    milliseconds); through its API when the file is not where it used to be."""
+    from importlib.util import find_spec
+
+    spec = find_spec("stopwordsiso")
+    for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
+        try:
+            with open(f"{folder}/{_STOP_LISTS_FILE}", encoding="utf-8") as file:
+                lists: dict[str, list[str]] = json.load(file)
+            return lists
+        except (OSError, ValueError):
+            continue
+    import stopwordsiso
+
+    return {code: sorted(stopwordsiso.stopwords(code)) for code in stopwordsiso.langs()}
 
 
 @cache
 def stopwords(language: str) -> frozenset[str]:
     """Lower-cased stop words of an ISO 639-1 language; empty when unknown."""
-    import stopwordsiso
-
     code = (language or "").lower().split("-")[0]
-    if not code or not stopwordsiso.has_lang(code):
-        return frozenset()
-    return frozenset(word.lower() for word in stopwordsiso.stopwords(code))
-
-
-@cache
-def supported_languages() -> frozenset[str]:
-    import stopwordsiso
-
-    return frozenset(stopwordsiso.langs())
+    return frozenset(word.lower() for word in _stop_lists().get(code, ()))
 
 
 @lru_cache(maxsize=1)
-def _identifier():
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+def _identifier() -> Any:
+    from .identifier import load_identifier as load
 
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
+    return load()
 
 
 def load_identifier() -> None:
-    """Load py3langid's model now (about half a second) rather than on the first page whose
-    language is not plainly English (see :func:`thresher.preload`)."""
+    """Load py3langid's model now rather than on the first page whose language is not plainly
+    English (see :func:`thresher.preload`): tens of milliseconds from thresher's uncompressed
+    copy, about half a second the first time, which makes that copy
+    (:mod:`thresher.document.identifier`)."""
     _identifier()
 
 

@@ -24,7 +24,7 @@ The names below are the package's interface; the submodules are imported as ``fe
 """
 from __future__ import annotations
 
-from .columns import NEIGHBOUR_COLUMNS, Columns, concat, neighbours, pad_ends, selection, shift
+from .columns import NEIGHBOUR_COLUMNS, Columns, concat, neighbours, selection, shift
 from .head import page_types, structured_text
 from .native import (
     BLOCK_TAG_ONE_HOT,
@@ -47,7 +47,7 @@ from .tokens import TokenBags, Vocabulary, token_bags, token_columns, token_name
 __all__ = [
     "BLOCK_TAG_ONE_HOT", "CONTEXT_TAGS", "MAX_CUE_DISTANCE", "NEGATIVE_CUES", "NEIGHBOUR_COLUMNS", "POSITIVE_CUES",
     "SHALLOW_COLUMNS", "Columns", "TokenBags", "TreeFacts", "Vocabulary", "base_columns", "concat", "is_hidden",
-    "native_stop_words", "neighbours", "pad_ends", "page_types", "selection", "shallow_text", "shift",
+    "native_stop_words", "neighbours", "page_types", "selection", "shallow_text", "shift",
     "structured_text", "text_density", "token_bags", "token_columns", "token_name", "token_names", "token_sets",
     "tree_facts", "tree_params", "vocabulary",
 ]

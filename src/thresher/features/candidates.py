@@ -31,13 +31,6 @@ from .. import _core, features as F
 from ..document.blocks import Document
 
 NAMES: tuple[str, ...] = tuple(_core.CANDIDATE_COLUMNS)
-# The pattern groups of an id or class value, as the bits :func:`pattern_bits` returns.
-UNLIKELY_BIT, MAYBE_BIT, POSITIVE_BIT, NEGATIVE_BIT = 1, 2, 4, 8
-
-
-def pattern_bits(value: str | None) -> int:
-    """The Readability pattern groups (``*_BIT``) an id or class value matches (0 for none)."""
-    return _core.readability_pattern_bits(value) if value else 0
 
 
 def candidate_columns(doc: Document) -> F.Columns:

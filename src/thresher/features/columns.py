@@ -76,17 +76,6 @@ def concat(groups: Iterable[Columns]) -> Columns:
                    np.concatenate([g.values for g in groups], axis=1))
 
 
-def pad_ends(values: np.ndarray, radius: int, before=0.0, after=None) -> np.ndarray:
-    """``values`` with ``radius`` rows of ``before`` in front and of ``after`` (default:
-    ``before``) behind, along the first axis, in ``values``' dtype: what ``np.pad`` gives,
-    without its per-call overhead (several calls a page)."""
-    out = np.empty((len(values) + 2 * radius, *values.shape[1:]), values.dtype)
-    out[:radius] = before
-    out[radius:len(out) - radius] = values
-    out[len(out) - radius:] = before if after is None else after
-    return out
-
-
 def shift(values: np.ndarray, offset: int) -> np.ndarray:
     """Rows moved by ``offset`` along the reading order: row i gets row i + offset (zeros past the edges)."""
     out = np.zeros_like(values)

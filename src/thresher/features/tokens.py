@@ -3,12 +3,13 @@ and the tokens each block can hold (``crates/core/src/features/tokens.rs``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 from .. import _core
+from .._lazy import cached_property
 from ..document.blocks import Document
 from .columns import Columns
 from .native import tree_params

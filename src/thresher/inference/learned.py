@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import NamedTuple
@@ -23,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _core, features as F
+from .._lazy import cached_property
 from ..document.blocks import Document
 from ..document.language import stopwords
 from ..errors import ModelError

@@ -45,7 +45,6 @@ File
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
@@ -268,25 +267,3 @@ def scores(model: NGramModel, texts: Sequence[str]) -> np.ndarray:
 def classify(model: NGramModel, texts: Sequence[str]) -> np.ndarray:
     """True where a text is content."""
     return scores(model, texts) > model.threshold
-
-
-def log_prob_reference(model: NGramModel, text: str, cls: int) -> float:
-    """Per-character loop over dictionaries: the specification :func:`class_log_probs` vectorises."""
-    lm = model.classes[cls]
-    grams = dict(zip(lm.gram_hashes.tolist(), lm.gram_counts.tolist()))
-    contexts = {h: (t, ty) for h, t, ty in zip(lm.ctx_hashes.tolist(), lm.ctx_totals.tolist(),
-                                                lm.ctx_types.tolist())}
-    text = normalize(text, model.lowercase)
-    total = 0.0
-    for i, ch in enumerate(text):
-        prob = 1.0 / model.alphabet_size
-        for k in range(0, min(i, model.n - 1) + 1):
-            h = hash_string(text[i - k:i])
-            if h not in contexts:
-                break
-            count_h, types_h = contexts[h]
-            lam = count_h / (count_h + model.lambda_factor * types_h)
-            count = grams.get((h * _PRIME + ord(ch) + 1) & _MASK, 0.0)
-            prob = lam * count / count_h + (1.0 - lam) * prob
-        total += math.log(prob)
-    return total

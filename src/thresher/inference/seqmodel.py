@@ -19,11 +19,11 @@ them; :mod:`thresher.training.sequence` trains it, and ``thresher._core.Sequence
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 
 from .. import _core
+from .._lazy import cached_property
 from ..errors import ModelError
 
 CLIP = 6.0

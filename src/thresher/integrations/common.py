@@ -13,7 +13,7 @@ from typing import Any
 
 from ..api import extract_result
 from ..batch.fetch import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, fetch, is_url
-from ..batch.pool import read_page
+from ..batch.pages import read_page
 from ..errors import InputError, ThresherError
 from ..options import Options, options_from
 

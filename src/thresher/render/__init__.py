@@ -1,20 +1,17 @@
-"""Renderers: one module per output format, each ``render(result, **options: Any) -> str``."""
+"""Renderers: one module per output format, each ``render(result, **options: Any) -> str``;
+:mod:`.formats` lists the formats and their modules."""
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .extraction import Extraction
+from .formats import output_format
 
-_MODULES = {"text": "text", "markdown": "markdown", "html": "html", "json": "json_out",
-            "xml": "xml", "xmltei": "tei", "csv": "csv_out"}
+if TYPE_CHECKING:
+    from .extraction import Extraction
 
 
 def render(result: Extraction, output: str = "text", **options: Any) -> str:
-    try:
-        module_name = _MODULES[output]
-    except KeyError:
-        raise ValueError(f"unknown output format {output!r}; choose from {', '.join(_MODULES)}") from None
-    module = importlib.import_module(f"{__name__}.{module_name}")
+    module = importlib.import_module(f"{__name__}.{output_format(output).module}")
     rendered: str = module.render(result, **options)
     return rendered

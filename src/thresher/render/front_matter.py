@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..options import FRONT_MATTER_FORMATS
 from .extraction import Extraction
+from .formats import OUTPUT_FORMATS
 
 # (YAML key, Metadata attribute), in the order they are written.
 FIELDS = (("title", "title"), ("author", "author"), ("date", "date"), ("url", "url"),
@@ -52,7 +52,8 @@ def hostname(metadata: Any, url: str | None = None) -> str:
 
 def with_front_matter(result: Extraction, output: str, text: str) -> str:
     """``text`` behind the front matter when the result asks for it and ``output`` takes it."""
-    if output not in FRONT_MATTER_FORMATS or not result.options.with_metadata:
+    fmt = OUTPUT_FORMATS.get(output)
+    if fmt is None or not fmt.front_matter or not result.options.with_metadata:
         return text
     head = front_matter(result.metadata, result.document.url)
     return f"{head}\n{text}" if text else head

@@ -152,11 +152,6 @@ def block_weights(doc, labels: np.ndarray) -> np.ndarray:
     return np.clip(words / content_words, 0.002, 1.0) * 100.0
 
 
-def prepare_pages(dataset_dirs: Sequence[str | Path], log=print) -> list[Page]:
-    """The pages of ``dataset_dirs`` that have blocks, ready to train on."""
-    return prepare_dataset(dataset_dirs, log).pages
-
-
 def prepare_dataset(dataset_dirs: Sequence[str | Path], log=print) -> Prepared:
     """Every labelled page of ``dataset_dirs``: with its features, labels and weights, or as textless."""
     pages, textless = [], []

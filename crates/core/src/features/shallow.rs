@@ -218,14 +218,51 @@ fn density_of_words(lengths: &[usize], chars: usize) -> f64 {
     if chars <= WRAP {
         return m as f64;
     }
+    match full_lines(lengths, chars, WRAP) {
+        (0, _) => m.max(1) as f64,
+        (lines, words) => words as f64 / lines as f64,
+    }
+}
+
+/// Boilerpipe's counts for Kohlschütter's text density of `text` wrapped at `width` characters
+/// as [`text_density`] wraps it, where only words holding a letter or a digit count (runs of
+/// punctuation are not words): (words, words on the lines before the last, those lines). A
+/// text that fits on one line is one line of all its words. Boilerpipe adds the counts of
+/// blocks it fuses, so it needs them rather than their ratio.
+pub fn wrap_counts(text: &str, width: usize) -> (usize, usize, usize) {
+    let (mut lengths, mut counted) = (Vec::new(), Vec::new());
+    each_word(text, |w| {
+        lengths.push(w.chars().count());
+        counted.push(w.chars().any(|c| c != '_' && is_word(c)));
+    });
+    let words = counted.iter().filter(|&&c| c).count();
+    match full_lines(&lengths, text.chars().count(), width) {
+        (0, _) => (words, words, 1),
+        (lines, on_lines) => (
+            words,
+            counted[..on_lines].iter().filter(|&&c| c).count(),
+            lines,
+        ),
+    }
+}
+
+/// The greedy wrap at `width` characters of a text of `chars` characters whose words, joined by
+/// single spaces, are `lengths` characters long: (lines before the last, words on them). A line
+/// breaks at the last space within `width` + 1 characters of its start, or after its first word
+/// when that word is longer. (0, 0) when the text fits on one line.
+fn full_lines(lengths: &[usize], chars: usize, width: usize) -> (usize, usize) {
+    let m = lengths.len();
+    if chars <= width {
+        return (0, 0);
+    }
     // The joined line's length, and where the current line starts (at word `k`).
     let total = lengths.iter().sum::<usize>() + m.saturating_sub(1);
-    let (mut start, mut k, mut lines, mut words_in_lines) = (0usize, 0usize, 0usize, 0usize);
-    while total - start > WRAP {
-        // The last word from k followed by a space at or before start + WRAP; else word k.
+    let (mut start, mut k, mut lines) = (0usize, 0usize, 0usize);
+    while total - start > width {
+        // The last word from k followed by a space at or before start + width; else word k.
         let (mut j, mut end) = (k, start + lengths[k]);
         let mut fits = None;
-        while j + 1 < m && end <= start + WRAP {
+        while j + 1 < m && end <= start + width {
             fits = Some((j, end));
             j += 1;
             end += 1 + lengths[j];
@@ -236,14 +273,10 @@ fn density_of_words(lengths: &[usize], chars: usize) -> f64 {
             None => break,
         };
         lines += 1;
-        words_in_lines += last - k + 1;
         start = space + 1;
         k = last + 1;
     }
-    if lines == 0 {
-        return (m.saturating_sub(1) + 1) as f64;
-    }
-    words_in_lines as f64 / lines as f64
+    (lines, k)
 }
 
 /// Whether the text holds a date-like run of digits: a year of 19xx or 20xx, or
@@ -312,6 +345,35 @@ mod tests {
             "",
         ] {
             assert!(!date(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn wrap_counts_count_words_with_a_letter_or_digit() {
+        assert_eq!(wrap_counts("one two three", 80), (3, 3, 1));
+        let pairs = ["abcd", "|"].repeat(20).join(" ");
+        assert_eq!(wrap_counts(&pairs, 80), (20, 11, 1));
+        assert_eq!(wrap_counts("x_y _ __ 2024", 80), (2, 2, 1));
+        let long = format!("ab {} cd ef", "x".repeat(90));
+        assert_eq!(wrap_counts(&long, 80), (4, 2, 2));
+        let ten = ["abcd"; 10].join(" ");
+        assert_eq!(wrap_counts(&ten, 20), (10, 8, 2));
+        assert_eq!(wrap_counts(&" ".repeat(100), 80), (0, 0, 1));
+    }
+
+    #[test]
+    fn wrap_counts_wrap_as_text_density_does() {
+        for text in [
+            "word ".repeat(60),
+            format!("{} a b", "y".repeat(85)),
+            "a ".repeat(45),
+        ] {
+            let (_, on_lines, lines) = wrap_counts(&text, WRAP);
+            assert_eq!(
+                on_lines as f64 / lines as f64,
+                text_density(&text),
+                "{text:?}"
+            );
         }
     }
 

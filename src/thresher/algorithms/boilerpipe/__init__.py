@@ -81,11 +81,8 @@ from .features import (
     block_features,
     count_words,
     inside,
-    is_word,
     neighbours,
-    text_density,
     wrap_counts,
-    wrapped_lines,
 )
 
 SOURCE = ("Kohlschütter, Fankhauser, Nejdl: Boilerplate Detection using Shallow Text Features "
@@ -109,7 +106,7 @@ __all__ = [
     "Features", "NumWordsParams", "Segment", "anchor_words", "article_reasons", "article_segments",
     "block_features", "block_labels", "classify", "count_words", "cut_after_end_cue", "density_rule",
     "drop_boilerplate", "drop_trailing_headings", "expand_title_to_content", "explain", "fuse", "inside",
-    "is_end_cue", "is_word", "keep_largest", "large_blocks_at_main_level", "list_at_end", "merge_features",
+    "is_end_cue", "keep_largest", "large_blocks_at_main_level", "list_at_end", "merge_features",
     "neighbours", "normalize_title", "numwords_rule", "run_article", "run_density", "run_numwords",
-    "text_density", "title_candidates", "wrap_counts", "wrapped_lines",
+    "title_candidates", "wrap_counts",
 ]

@@ -126,20 +126,12 @@ def _end_cue_pattern(prefixes: tuple[str, ...], contains: tuple[str, ...], count
 
 def is_end_cue(text: str, words: int, p: ArticleParams) -> bool:
     """Does this block announce the end of the article (comments, copyright, related links)?"""
-    return _is_end_cue(text, words, p.end_cue_max_words, _end_cue(p))
-
-
-def _end_cue(p: ArticleParams) -> re.Pattern:
-    return _end_cue_pattern(p.end_cue_prefixes, p.end_cue_contains, p.end_cue_counted)
-
-
-def _is_end_cue(text: str, words: int, max_words: int, pattern: re.Pattern) -> bool:
-    if words >= max_words:
+    if words >= p.end_cue_max_words:
         return False
     low = text.lower()
     if "\n" in low or "  " in low:  # preformatted text
         low = " ".join(low.split())
-    return pattern.search(low) is not None
+    return _end_cue_pattern(p.end_cue_prefixes, p.end_cue_contains, p.end_cue_counted).search(low) is not None
 
 
 def block_labels(doc: Document, features: Sequence[Features], p: ArticleParams) -> list[int]:
@@ -147,14 +139,13 @@ def block_labels(doc: Document, features: Sequence[Features], p: ArticleParams) 
                               min_part_words=p.title_part_words)
     shortest = min((len(t) for t in titles), default=0)
     longest = max((len(t) for t in titles), default=-1)
-    end_cue, max_words = _end_cue(p), p.end_cue_max_words
     labels = []
     for block, f in zip(doc.blocks, features):
         label = 0
         # normalising trims at most a few characters of punctuation and spaces
         if shortest <= block.char_count <= longest + 8 and normalize_title(block.text) in titles:
             label |= TITLE
-        if _is_end_cue(block.text, f.words, max_words, end_cue):
+        if is_end_cue(block.text, f.words, p):
             label |= END_CUE
         if block.is_heading:
             label |= HEADING

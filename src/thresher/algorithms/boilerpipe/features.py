@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import NamedTuple
 
+from ... import _core
 from ...document.blocks import Document
 
-# A token is a word when it holds a letter or a digit.
-_WORDISH = re.compile(r"[^\W_]")
+# A token is a word when it holds a letter or a digit: the tokens that do not.
 _NON_WORD_TOKEN = re.compile(r"(?<!\S)(?:[^\w\s]|_)+(?!\S)")
 
 
@@ -34,48 +33,21 @@ class Features(NamedTuple):
 EMPTY = Features(0, 0, 0, 0, 0)  # the neighbour of the first and the last block
 
 
-def is_word(token: str) -> bool:
-    return token.isalnum() or _WORDISH.search(token) is not None
-
-
 def count_words(text: str) -> int:
     """Whitespace-separated tokens of ``text`` holding a letter or a digit."""
     tokens = text.split()
     return len(tokens) - len(_NON_WORD_TOKEN.findall(text)) if tokens else 0
 
 
-def wrapped_lines(text: str, width: int = 80) -> list[str]:
-    """``text`` (single-spaced) word-wrapped at ``width``: a token that would take its
-    line past ``width`` characters starts a new line; a longer token is a line of its own."""
-    return _line_pattern(width).findall(text)
-
-
-@lru_cache(maxsize=8)
-def _line_pattern(width: int) -> re.Pattern:
-    return re.compile(rf"[^ ]{{{width + 1},}}|[^ ](?:.{{0,{width - 1}}}(?= |$))")
-
-
 def wrap_counts(text: str, width: int = 80) -> tuple[int, int, int]:
     """(words, words on counted lines, counted lines) of ``text`` wrapped at ``width``.
 
-    One line: all its words over one line. Several lines: the last, partial
-    line is left out of both counts.
+    Kohlschütter's wrap as the core computes the ``text_density`` feature column
+    (``crates/core/src/features/shallow.rs``), counting as words only the tokens that hold a
+    letter or a digit. One line: all its words over one line. Several lines: the last,
+    partial line is left out of both counts.
     """
-    if len(text) <= width:  # the tokens fit on one line
-        words = count_words(text)
-        return words, words, 1
-    text = " ".join(text.split())  # preformatted blocks keep line breaks and runs of spaces
-    lines = wrapped_lines(text, width)
-    words = count_words(text)
-    if len(lines) <= 1:
-        return words, words, 1
-    return words, words - count_words(lines[-1]), len(lines) - 1
-
-
-def text_density(text: str, width: int = 80) -> float:
-    """Words per wrapped line, the last line left out when there are several."""
-    _, wrapped_words, lines = wrap_counts(text, width)
-    return wrapped_words / lines if lines else 0.0
+    return _core.wrap_counts(text, width)
 
 
 def inside(doc: Document, element: int, tag: str, stop: int = -1) -> bool:

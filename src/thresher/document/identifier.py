@@ -1,0 +1,124 @@
+"""py3langid's language identifier, loaded in milliseconds from an uncompressed copy of its model.
+
+py3langid ships its model as one LZMA-compressed ``.npz`` of about 68 MB: decompressing it takes
+about half a second in every process that identifies a language. The first process that needs the
+identifier therefore writes the model's arrays, unchanged, as ``.npy`` files to a cache directory
+(``THRESHER_CACHE_DIR``, else the user cache directory that ``platformdirs`` names, under
+``py3langid-<model file size>-<its mtime>``); later processes map them. The identifier is
+py3langid's own :class:`~py3langid.langid.LanguageIdentifier` built from the same arrays, so it
+decides exactly as py3langid does. ``THRESHER_CACHE_DIR=""`` turns the copy off, and any problem
+with it (an unwritable directory, a damaged or foreign file) falls back to py3langid's own loader.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from array import array
+from pathlib import Path
+from typing import Any
+
+# The model's arrays (py3langid.modelio's npz keys), each stored as <name>.npy; classes as JSON.
+_ARRAYS = ("ptc", "pc", "nextmove", "nextmove_row", "out_feat")
+_CLASSES = "classes.json"
+CACHE_ENV = "THRESHER_CACHE_DIR"
+
+
+def cache_root() -> Path | None:
+    """Where thresher keeps derived copies of its dependencies' data; None when turned off."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured is not None:
+        return Path(configured) if configured.strip() else None
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("thresher", appauthor=False))
+
+
+def load_identifier() -> Any:
+    """py3langid's identifier (raw scores, as py3langid's ``classify`` uses it), from the
+    uncompressed copy when there is one or one can be made, else from py3langid's own file."""
+    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+
+    source = Path(MODEL_DIR) / MODEL_FILE
+    copy = _copy_dir(source)
+    if copy is not None:
+        try:
+            if not copy.is_dir():
+                _write_copy(source, copy)
+            arrays, keywords = _read_copy(copy)
+            return LanguageIdentifier(*arrays, norm_probs=False, **keywords)
+        except (OSError, ValueError, TypeError, KeyError):  # unwritable, damaged, or another layout
+            pass
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
+
+
+def _copy_dir(source: Path) -> Path | None:
+    root = cache_root()
+    if root is None:
+        return None
+    try:
+        st = source.stat()
+    except OSError:
+        return None
+    return root / f"py3langid-{st.st_size}-{st.st_mtime_ns}"
+
+
+def _write_copy(source: Path, target: Path) -> None:
+    """Decompress py3langid's model into ``target``, atomically: a reader sees all of it or none."""
+    import lzma
+
+    import numpy as np
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".py3langid-", dir=target.parent))
+    try:
+        with tempfile.TemporaryFile(dir=staging) as npz:
+            with lzma.open(source) as compressed:
+                shutil.copyfileobj(compressed, npz, length=1 << 20)
+            npz.seek(0)
+            with np.load(npz, allow_pickle=False) as data:
+                for name in _ARRAYS:
+                    np.save(staging / f"{name}.npy", data[name], allow_pickle=False)
+                (staging / _CLASSES).write_text(json.dumps(data["classes"].tolist()), encoding="utf-8")
+        try:
+            staging.rename(target)
+        except OSError:  # another process wrote it first
+            if not target.is_dir():
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _read_copy(copy: Path) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """``LanguageIdentifier``'s arguments from the copy, checked against each other: the
+    transition table is copied into memory (the walk reads it entry by entry), the word-class
+    table is mapped (a page reads a few hundred of its rows)."""
+    import numpy as np
+
+    def npy(name: str, mmap: bool = False) -> np.ndarray:
+        return np.load(copy / f"{name}.npy", mmap_mode="r" if mmap else None, allow_pickle=False)
+
+    ptc, pc, nextmove, rows, out = npy("ptc", True), npy("pc"), npy("nextmove", True), npy("nextmove_row"), \
+        npy("out_feat")
+    classes = json.loads((copy / _CLASSES).read_text(encoding="utf-8"))
+    states = len(rows)
+    if not (ptc.ndim == 2 and ptc.shape[1] == len(pc) == len(classes) and len(out) == states
+            and nextmove.ndim == 1 and nextmove.size % 256 == 0 and states
+            and int(rows.max()) < nextmove.size // 256 and int(nextmove.max()) < states
+            and int(out.max()) < ptc.shape[0] and all(isinstance(c, str) for c in classes)):
+        raise ValueError(f"{copy}: the model copy's arrays do not fit together")
+    transitions = _unsigned(nextmove)
+    transitions.frombytes(np.ascontiguousarray(nextmove).data.cast("B"))
+    row_of_state = _unsigned(rows)
+    row_of_state.frombytes(np.ascontiguousarray(rows).data.cast("B"))
+    return (ptc, pc, classes, transitions, out.tolist()), {"tk_row": row_of_state}
+
+
+def _unsigned(values: Any) -> array:
+    """An empty stdlib array of ``values``' unsigned integer type (what py3langid's loader makes)."""
+    if values.dtype.kind == "u":
+        for code in "HILQ":
+            if array(code).itemsize == values.dtype.itemsize:
+                return array(code)
+    raise ValueError(f"no stdlib array type for {values.dtype}")
