@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from ._version import __version__
 from .api import Result, extract, extract_result, preload
-from .errors import InputError, ModelError, ThresherError
+from .errors import InputError, ModelError, OptionError, ThresherError
 from .options import FORMATS, Options, SeenTexts
 
 __all__ = [
     "FORMATS",
     "InputError",
     "ModelError",
+    "OptionError",
     "Options",
     "Result",
     "SeenTexts",
