@@ -151,7 +151,7 @@ def test_bad_input_through_the_module_has_no_traceback(tmp_path):
 
 @pytest.mark.parametrize("argv,fragment", [
     (["extract", "{tmp}/missing.html"], "No such file"),
-    (["extract", "{tmp}"], "cannot read"),
+    (["extract", "{tmp}"], "is a directory: add -o OUTDIR"),
     (["extract", "{page}", "-a", "no-such-algorithm"], "unknown algorithm 'no-such-algorithm'"),
     (["extract", "{page}", "--model", "{tmp}/none.json"], "model file not found"),
     (["extract", "{page}", "--jobs", "2"], "--input-dir only"),
@@ -468,3 +468,4 @@ def test_a_gzipped_page_file_is_capped_like_a_fetched_page(tmp_path, capsys):
     bomb.write_bytes(gzip.compress(b"<p>" + b"a" * 3_000_000 + b"</p>"))
     assert main(["extract", str(bomb), "--max-bytes", "1000000"]) == 2
     assert "size cap" in capsys.readouterr().err
+
