@@ -586,11 +586,15 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 def cmd_train(args: argparse.Namespace) -> int:
     # Training is imported here only: no other command loads it.
-    from ..training.registry import TRAINERS
+    from ..training.registry import PACKAGES, TRAINERS
 
     spec = TRAINERS.get(args.algorithm)
     if spec is None:
         raise CliError(f"cannot train {args.algorithm!r}: choose from {', '.join(TRAINERS)}")
+    missing = spec.missing()
+    if missing:  # said at once, before any page is read
+        raise CliError(f"training {spec.name!r} needs {' and '.join(PACKAGES.get(m, m) for m in missing)}, "
+                       "not installed here: pip install 'thresher[train]'")
     datasets = [Path(d) for d in args.datasets]
     for dataset in datasets:
         if not dataset.is_dir():
