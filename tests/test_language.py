@@ -75,3 +75,15 @@ def test_preload_runs_for_every_registered_algorithm():
 
     for name in names():
         assert thresher.preload(name, language="en") is None  # raises if its preload page fails it
+
+
+def test_the_known_languages_are_those_py3langid_identifies_and_the_stop_lists():
+    import stopwordsiso
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    from thresher.document.language import IDENTIFIED_LANGUAGES, supported_languages
+
+    model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
+    assert set(model.nb_classes) - {"zxx"} == IDENTIFIED_LANGUAGES
+    assert supported_languages() == IDENTIFIED_LANGUAGES | set(stopwordsiso.langs())
+    assert {"en", "de", "pt", "zh"} <= supported_languages() and "xx" not in supported_languages()
