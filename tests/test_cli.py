@@ -151,7 +151,7 @@ def test_bad_input_through_the_module_has_no_traceback(tmp_path):
 
 @pytest.mark.parametrize("argv,fragment", [
     (["extract", "{tmp}/missing.html"], "No such file"),
-    (["extract", "{tmp}"], "cannot read"),
+    (["extract", "{tmp}"], "is a directory: add -o OUTDIR"),
     (["extract", "{page}", "-a", "no-such-algorithm"], "unknown algorithm 'no-such-algorithm'"),
     (["extract", "{page}", "--model", "{tmp}/none.json"], "model file not found"),
     (["extract", "{page}", "--jobs", "2"], "--input-dir only"),
@@ -468,3 +468,24 @@ def test_a_gzipped_page_file_is_capped_like_a_fetched_page(tmp_path, capsys):
     bomb.write_bytes(gzip.compress(b"<p>" + b"a" * 3_000_000 + b"</p>"))
     assert main(["extract", str(bomb), "--max-bytes", "1000000"]) == 2
     assert "size cap" in capsys.readouterr().err
+
+
+def test_train_checks_its_packages_before_reading_a_page(capsys, tmp_path, monkeypatch):
+    from thresher.training import registry
+
+    def train(datasets, out, *, cv, seed):
+        raise AssertionError("the trainer ran without its packages")
+
+    spec = registry.TrainerSpec("thresher", "test", train, default_cv=5, needs=("lightgbm", "torch"))
+    monkeypatch.setattr(registry, "TRAINERS", {"thresher": spec})
+    monkeypatch.setattr(registry.importlib.util, "find_spec", lambda name: None if name == "torch" else object())
+    code, _, err = run_main(capsys, "train", str(tmp_path), "-o", str(tmp_path / "m.npz"))
+    assert_one_error_line(code, err, "training 'thresher' needs PyTorch (the block-sequence network")
+    assert "pip install 'thresher[train]'" in err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is not None, reason="PyTorch is installed here")
+def test_training_the_default_without_pytorch_says_so_at_once(tmp_path):
+    proc = run_module("train", str(tmp_path), "-o", str(tmp_path / "m.npz"))
+    assert proc.returncode == 2 and b"needs PyTorch" in proc.stderr and len(proc.stderr.splitlines()) == 1
+    assert not (tmp_path / "m.npz").exists()

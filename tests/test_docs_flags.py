@@ -1,24 +1,45 @@
-"""docs/trafilatura-flags.md maps every trafilatura flag, and the thresher flags it names exist."""
+"""docs/trafilatura-flags.md maps every trafilatura flag and keyword argument, and the thresher
+flags and keywords it names exist (with the defaults it gives)."""
 from __future__ import annotations
 
 import argparse
+import inspect
 import re
 from pathlib import Path
 
 import pytest
 
+import thresher
 from thresher.cli import main as cli
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "trafilatura-flags.md"
 
 
-def _doc_rows() -> list[tuple[str, str]]:
+PYTHON_SECTION = "## Python: the keyword arguments of `extract`"
+
+
+def _table_rows(text: str) -> list[list[str]]:
     rows = []
-    for line in DOC.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 2 and line.startswith("|") and not set(cells[0]) <= {"-"} and cells[0] != "trafilatura":
-            rows.append((cells[0], cells[1]))
+            rows.append(cells)
     return rows
+
+
+def _doc_rows() -> list[tuple[str, str]]:
+    """The command-line tables' (trafilatura, thresher) cells."""
+    flags = DOC.read_text(encoding="utf-8").split(PYTHON_SECTION)[0]
+    return [(cells[0], cells[1]) for cells in _table_rows(flags)]
+
+
+def _keyword_rows() -> list[list[str]]:
+    """The Python table's (trafilatura, thresher, default, notes) cells."""
+    return _table_rows(DOC.read_text(encoding="utf-8").split(PYTHON_SECTION)[1])
+
+
+def _names(cell: str) -> list[str]:
+    return re.findall(r"`(\w+)`", cell)
 
 
 def test_every_trafilatura_flag_is_mapped():
@@ -36,3 +57,31 @@ def test_thresher_flags_named_in_the_doc_exist():
     named = {flag for _, right in _doc_rows() if "not supported" not in right and "not needed" not in right
              for flag in re.findall(r"`(-[-\w]+)", right)}
     assert named - known == set()
+
+
+def test_every_trafilatura_keyword_is_in_the_one_table():
+    trafilatura = pytest.importorskip("trafilatura", reason="trafilatura is in the test extra")
+    theirs = set(inspect.signature(trafilatura.extract).parameters)
+    documented = {name for cells in _keyword_rows() for name in _names(cells[0])}
+    assert theirs - documented == set()
+    assert documented - theirs == set()
+
+
+def test_every_thresher_keyword_is_in_the_table_with_its_default():
+    ours = inspect.signature(thresher.extract).parameters
+    rows = {cells[1].strip("`"): cells for cells in _keyword_rows() if cells[1].startswith("`")}
+    assert sorted(rows) == sorted(ours)
+    for name, cells in rows.items():
+        default = ours[name].default
+        assert cells[2] == ("" if default is inspect.Parameter.empty else f"`{default!r}`"), name
+
+
+def test_a_trafilatura_name_thresher_takes_is_on_a_row_of_its_own_name():
+    trafilatura = pytest.importorskip("trafilatura", reason="trafilatura is in the test extra")
+    theirs, ours = inspect.signature(trafilatura.extract), inspect.signature(thresher.extract)
+    shared = set(theirs.parameters) & set(ours.parameters)
+    same_name = {cells[1].strip("`") for cells in _keyword_rows() if _names(cells[0]) == [cells[1].strip("`")]}
+    assert shared == same_name
+    assert {"output_format", "include_comments", "include_tables", "include_links", "include_images",
+            "include_formatting", "favor_precision", "favor_recall", "with_metadata", "target_language",
+            "deduplicate", "url"} <= shared

@@ -87,7 +87,8 @@ BAD_INPUTS = {
     "unclosed script": (f"<html><body><p>{PAGE_TEXT}</p><script>var x = '<p>not text</p>';", "text"),
     "wrong declared charset": (article_page(f"<p>{FRENCH}</p>").encode("latin-1"), "text"),
     "unknown declared charset": (b'<meta charset="x-klingon"><p>' + PAGE_TEXT.encode() + b"</p>", "text"),
-    "plain text": ("This is not HTML at all.\nJust a few lines of plain text,\nlike a README file.\n", "text"),
+    # a str without markup is refused (most often a path passed for the page); as bytes it is a page
+    "plain text": ("This is not HTML at all.\nJust a few lines of plain text,\nlike a README file.\n", "error"),
     "plain text bytes": (b"Name: value\nOther: thing\n\nA paragraph of plain text without any markup.", "text"),
     "json": (b'{"title": "not a page", "items": [1, 2, 3]}', "text"),
     "markup without text": ("<html><head><title>t</title></head><body><div><img src=x></div></body></html>", "text"),

@@ -139,3 +139,15 @@ def test_stop_lists_are_stopwordsiso_s():
 
     for code in stopwordsiso.langs():
         assert stopwords(code) == frozenset(word.lower() for word in stopwordsiso.stopwords(code)), code
+
+
+def test_the_known_languages_are_those_py3langid_identifies_and_the_stop_lists():
+    import stopwordsiso
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    from thresher.document.language import IDENTIFIED_LANGUAGES, supported_languages
+
+    model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
+    assert set(model.nb_classes) - {"zxx"} == IDENTIFIED_LANGUAGES
+    assert supported_languages() == IDENTIFIED_LANGUAGES | set(stopwordsiso.langs())
+    assert {"en", "de", "pt", "zh"} <= supported_languages() and "xx" not in supported_languages()

@@ -34,10 +34,13 @@ TABLE = "<table><tr><td>Rainfall in millimetres</td><td>Forty two</td></tr></tab
 
 def test_unknown_keyword_raises_type_error_listing_the_valid_ones():
     with pytest.raises(TypeError) as info:
-        thresher.extract(page(), foo=1)
-    assert "'foo'" in str(info.value) and "include_comments" in str(info.value)
+        thresher.extract(page(), foo=1)  # type: ignore[call-arg]
+    assert "'foo'" in str(info.value)
     with pytest.raises(TypeError):
-        thresher.extract_result(page(), tables=False)
+        thresher.extract_result(page(), tables=False)  # type: ignore[call-arg]
+    with pytest.raises(TypeError) as info:
+        options_from({"foo": 1})
+    assert "'foo'" in str(info.value) and "include_comments" in str(info.value)
 
 
 def test_the_api_is_keyword_only():

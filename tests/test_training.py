@@ -451,3 +451,55 @@ def test_network_scores_are_averaged_with_the_guarded_tree_scores(pages):
     assert not L.reads_base_and_bags(other, page.base.names, trained.network.vocabulary.tokens)
     with pytest.raises(ModelError, match="retrain"):
         L.network_scores(trained.network._replace(model=other), page)
+
+
+# ------------------------------------------------------------------ dataset layouts and dependencies
+
+def make_readability_dataset(root: Path, n: int = 16, seed: int = 0) -> Path:
+    """The same generated pages in the Readability layout: <id>/source.html, expected.html, metadata."""
+    rng = random.Random(seed)
+    for i in range(n):
+        html, _, paras, _ = make_page(rng, rng.randint(3, 6))
+        folder = root / f"page-{i:02d}"
+        folder.mkdir(parents=True)
+        (folder / "source.html").write_text(html, encoding="utf-8")
+        (folder / "expected.html").write_text("<div>" + "".join(f"<p>{p}</p>" for p in paras) + "</div>",
+                                              encoding="utf-8")
+        (folder / "expected-metadata.json").write_text(json.dumps({"url": f"https://{DOMAINS[i % 8]}/p/{i}"}))
+    return root
+
+
+def test_training_reads_the_readability_layout(tmp_path):
+    root = make_readability_dataset(tmp_path / "readability-like")
+    pages = T.prepare_pages([root], log=quiet)
+    assert len(pages) == 16 and {p.type for p in pages} == {"article"}
+    assert all(p.labels.any() and not p.labels.all() for p in pages)
+
+
+def test_thresher_train_fits_a_model_on_the_readability_layout(tmp_path, capsys):
+    from thresher.cli.main import main
+
+    root = make_readability_dataset(tmp_path / "readability-like")
+    out = tmp_path / "dragnet.npz"
+    assert main(["train", str(root), "-o", str(out), "-a", "dragnet", "--cv", "0"]) == 0
+    page = make_page(random.Random(5))[0]
+    assert thresher.extract(page, algorithm="dragnet", model=out)  # the model loads and keeps text
+
+
+def test_a_layout_without_gold_text_is_refused_before_any_page_is_read(tmp_path):
+    snippets = tmp_path / "snippets"
+    (snippets / "html").mkdir(parents=True)
+    (snippets / "evaldata.json").write_text("{}")
+    with pytest.raises(ThresherError, match="snippets layout has no gold main text"):
+        T.train_dragnet([snippets], tmp_path / "m.npz", cv=None)
+    with pytest.raises(ThresherError, match="not a dataset"):
+        T.train_dragnet([tmp_path / "snippets" / "html"], tmp_path / "m.npz", cv=None)
+
+
+def test_every_trainer_names_the_packages_it_needs():
+    from thresher.training.registry import PACKAGES, TRAINERS
+
+    assert TRAINERS["thresher"].needs == ("lightgbm", "torch")
+    assert TRAINERS["dragnet"].needs == ("lightgbm",)
+    assert set().union(*(spec.needs for spec in TRAINERS.values())) <= set(PACKAGES)
+    assert TRAINERS["dragnet"].missing() == ()  # lightgbm is in the test extra

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._lazy import attribute as _attribute
-from .errors import ExtractionTimeout, InputError, ModelError, ThresherError
+from .errors import ExtractionTimeout, InputError, ModelError, OptionError, ThresherError
 
 if TYPE_CHECKING:
     from ._version import __version__
@@ -24,6 +24,7 @@ __all__ = [
     "ExtractionTimeout",
     "InputError",
     "ModelError",
+    "OptionError",
     "Options",
     "Result",
     "SeenTexts",

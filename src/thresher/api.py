@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -28,7 +29,7 @@ from .filters import (
     without,
 )
 from .metadata.record import Metadata
-from .options import Options, options_from
+from .options import VALID_NAMES, Options, OutputFormat, SeenTexts, changed, options_from
 
 # The expected F-beta of ``favor_precision`` and ``favor_recall``.
 PRECISION_BETA, RECALL_BETA = 0.5, 2.0
@@ -112,22 +113,74 @@ def _rejected(meta: Any, lang: str, url: str | None, options: Options) -> str:
     return why or other_language(lang, options.target_language)
 
 
-def extract_result(html: bytes | str, url: str | None = None, *, options: Options | None = None,
-                   metadata: bool = True, explain: bool = True, attributes: bool = True,
-                   **keywords: Any) -> Result:
-    """Decode, parse once, classify every block, and collect metadata.
+def _switches(call: Mapping[str, Any], options: Options | None) -> Options:
+    """The :class:`Options` of a call of :func:`extract` or :func:`extract_result`: ``options``
+    (or the defaults) with the switches the call set. ``call`` is the function's ``locals()``
+    before anything else is bound; every keyword of the two signatures but ``options``,
+    ``metadata``, ``explain`` and ``attributes`` is a switch (tests/test_api.py checks them
+    against :class:`Options`)."""
+    return options_from(changed({name: value for name, value in call.items() if name in VALID_NAMES}), options)
 
-    ``keywords`` are :func:`extract`'s switches (or pass a ready :class:`~thresher.options.Options`
-    as ``options``; keywords override it). With ``metadata=False`` the metadata pass is skipped
-    (unless a switch needs it), and so is language identification when the algorithm does not
-    use it (``Result.language`` is then the requested language or ""). With ``explain=False``
-    algorithms may leave ``classification.reasons`` empty. ``attributes=False`` builds the
-    document without element attributes when nothing needs them (only plain-text rendering is
-    then faithful). A page a switch rejects (``only_with_metadata``, ``target_language``) keeps
-    no block and says why in ``Result.rejected``. Raises :class:`thresher.errors.InputError`
-    for input that is not a page and :class:`TypeError` for an unknown keyword.
+
+def _check_url(url: object) -> None:
+    if url is not None and not isinstance(url, str):
+        raise TypeError(f"url must be the page's address as a str, or None; got {type(url).__name__} {url!r:.100}")
+
+
+def extract_result(
+    html: bytes | str,
+    url: str | None = None,
+    *,
+    options: Options | None = None,
+    metadata: bool = True,
+    explain: bool = True,
+    attributes: bool = True,
+    algorithm: str = algorithms.DEFAULT,
+    output: OutputFormat = "text",
+    output_format: OutputFormat | None = None,
+    language: str | None = None,
+    params: object = None,
+    model: str | os.PathLike[str] | None = None,
+    content_type: str | None = None,
+    include_comments: bool = False,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_links: bool = False,
+    links: bool | None = None,
+    include_formatting: bool | None = None,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    with_metadata: bool = False,
+    only_with_metadata: bool = False,
+    target_language: str | None = None,
+    deduplicate: bool | SeenTexts = False,
+    prune: str | Sequence[str] = (),
+    blocks: bool = False,
+    indent: int | None = None,
+    timeout: float | None = None,
+) -> Result:
+    """Decode ``html``, parse it once, classify every block and collect the metadata: the whole
+    :class:`Result`, to render (:meth:`Result.render`) or to inspect block by block.
+
+    The switches are :func:`extract`'s, with the same meanings and defaults; ``output`` and the
+    renderers' switches are kept in ``Result.options`` for :meth:`Result.render`. Three more
+    say what to compute:
+
+    * ``metadata`` (True): False skips the metadata pass (unless a switch needs it), and
+      language identification too when the algorithm does not use it (``Result.language`` is
+      then the requested language or "").
+    * ``explain`` (True): False lets algorithms leave ``classification.reasons`` empty.
+    * ``attributes`` (True): False builds the document without element attributes when nothing
+      needs them (only plain-text rendering is then faithful).
+
+    A page that a switch rejects (``only_with_metadata``, ``target_language``) keeps no block
+    and says why in ``Result.rejected``. Raises :class:`thresher.errors.InputError` for input
+    that is not a page (a ``str`` without markup among them: read a file first),
+    :class:`thresher.errors.OptionError` for a switch value it cannot take and
+    :class:`TypeError` for an unknown keyword or a value of the wrong type.
     """
-    opts = options_from(keywords, options)
+    opts = _switches(locals(), options)
+    _check_url(url)
     with time_budget(opts.timeout):
         return _extract_result(html, url, opts, metadata, explain, attributes)
 
@@ -190,42 +243,94 @@ def preload(algorithm: str = algorithms.DEFAULT, model: str | None = None, langu
                    metadata=False, explain=False)
 
 
-def extract(html: bytes | str, url: str | None = None, *, options: Options | None = None,
-            **keywords: Any) -> str:
-    """Main content of a page as ``output``: text (default), markdown, html, json, xml, xmltei or csv.
+def extract(
+    html: bytes | str,
+    url: str | None = None,
+    *,
+    options: Options | None = None,
+    algorithm: str = algorithms.DEFAULT,
+    output: OutputFormat = "text",
+    output_format: OutputFormat | None = None,
+    language: str | None = None,
+    params: object = None,
+    model: str | os.PathLike[str] | None = None,
+    content_type: str | None = None,
+    include_comments: bool = False,
+    include_tables: bool = True,
+    include_images: bool = False,
+    include_links: bool = False,
+    links: bool | None = None,
+    include_formatting: bool | None = None,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    with_metadata: bool = False,
+    only_with_metadata: bool = False,
+    target_language: str | None = None,
+    deduplicate: bool | SeenTexts = False,
+    prune: str | Sequence[str] = (),
+    blocks: bool = False,
+    indent: int | None = None,
+    timeout: float | None = None,
+) -> str:
+    """The main content of a web page, as text or in another ``output`` format.
 
-    Keyword arguments (or a ready :class:`~thresher.options.Options` as ``options``):
+    ``html`` is the page: ``bytes`` as read from a file or an HTTP response (the encoding is
+    found from a byte-order mark, ``content_type``, ``<meta charset>``, else guessed; bytes
+    without markup are read as a plain-text page), or a ``str`` of HTML. A ``str`` without
+    any markup is refused with :class:`thresher.errors.InputError`: it is most often a file's
+    path or a URL, and a file must be read first (``pathlib.Path(p).read_bytes()``). ``url``
+    is the page's address (a ``str``): it makes links and images absolute and fills the
+    metadata. Every other argument is a keyword; trafilatura's names are accepted where the
+    meaning is the same (docs/trafilatura-flags.md has the table).
 
-    * ``algorithm``, ``language``, ``params``, ``model``, ``content_type``: as before.
-    * ``include_comments`` (False): keep blocks of comment sections (elements whose id or class
-      says comment, disqus, respond, reply ...); with ``algorithm="dragnet"`` it runs
-      ``dragnet-comments``. Otherwise comment blocks are kept as the algorithm decides.
+    * ``options`` (None): a ready :class:`~thresher.options.Options`; the keywords that
+      differ from their defaults override it.
+    * ``algorithm`` ("thresher"): the extractor (``thresher algorithms`` lists them).
+    * ``output`` ("text"; trafilatura's name ``output_format`` is the same switch): text,
+      markdown, html, json, xml, xmltei or csv; "txt" is text.
+    * ``language`` (None: identified): the page's language, an ISO 639-1 code such as "en";
+      it picks the stop lists. A code thresher does not know raises
+      :class:`~thresher.errors.OptionError`.
+    * ``params`` (None: the algorithm's defaults): the algorithm's frozen ``Params``.
+    * ``model`` (None: the shipped one): a model file for a learned algorithm.
+    * ``content_type`` (None): the HTTP ``Content-Type`` header, for its charset.
+    * ``include_comments`` (False): keep blocks of comment sections (elements whose id or
+      class says comment, disqus, respond, reply ...); with ``algorithm="dragnet"`` it runs
+      ``dragnet-comments``. False drops them unless they are most of the kept text.
     * ``include_tables`` (True): False drops every block inside a ``<table>``.
     * ``include_images`` (False): the content's images in markdown (``![alt](src)``, absolute
-      when the page URL is known), html (``<img>``) and xml/xmltei (``<graphic>``); never in text.
-    * ``include_links`` (False; alias ``links``): links in markdown, html, xml and xmltei.
-    * ``include_formatting`` (None: the output's default, on for markdown only): bold and
-      italic in markdown (False strips them) and as ``<hi>`` in xml and xmltei.
-    * ``favor_precision`` / ``favor_recall``: the flagship's expected-F1 cut becomes an
-      expected F-beta cut (beta 1/2 or 2): fewer, surer blocks or more of them.
-    * ``with_metadata``: YAML front matter before text and markdown output.
-    * ``only_with_metadata``: a page without title, date or URL gives "".
-    * ``target_language``: a page in another language (ISO 639-1) gives "".
-    * ``deduplicate``: drop blocks whose text was already kept (True: within this page; pass a
-      :class:`~thresher.options.SeenTexts` shared by many calls for a batch).
-    * ``prune``: CSS selectors (a string or a sequence); matching elements' blocks are removed
-      before classification (see :mod:`thresher.document.selectors` for the syntax).
-    * ``blocks``, ``indent``: json output details.
-    * ``timeout``: seconds the extraction may take (None: no limit). Past them it stops, in
-      the native core as in Python, and raises :class:`thresher.errors.ExtractionTimeout`;
-      the process stays healthy and the next call works.
+      when ``url`` is known), html (``<img>``) and xml/xmltei (``<graphic>``); never in text.
+    * ``include_links`` (False; ``links`` is the same switch): links in markdown, html, xml
+      and xmltei.
+    * ``include_formatting`` (None: on for markdown only): bold and italic in markdown (False
+      strips them) and as ``<hi>`` in xml and xmltei.
+    * ``favor_precision`` / ``favor_recall`` (False): the flagship keeps the blocks that
+      maximise the page's expected F-beta with beta 1/2 or 2 instead of the expected F1:
+      fewer, surer blocks, or more of them. They exclude each other.
+    * ``with_metadata`` (False): YAML front matter before text and markdown output.
+    * ``only_with_metadata`` (False): a page without a title, a date or a URL gives "".
+    * ``target_language`` (None): a page in another language (an ISO 639-1 code, checked as
+      ``language`` is) gives "".
+    * ``deduplicate`` (False): drop blocks whose text was already kept (True: within this
+      page; a :class:`~thresher.options.SeenTexts` shared by many calls: across a batch).
+    * ``prune`` (none): CSS selectors (a string or a sequence); the matching elements' blocks
+      are removed before classification (:mod:`thresher.document.selectors` has the syntax).
+    * ``blocks`` (False), ``indent`` (None): json output only: every block's decision, and
+      the indentation.
+    * ``timeout`` (None: no limit): seconds the extraction and its rendering may take. Past
+      them the work stops, in the native core as in Python, with
+      :class:`thresher.errors.ExtractionTimeout`; the process stays healthy and the next call
+      works.
 
-    An unknown keyword raises :class:`TypeError`; input that is not a page (empty, binary, PDF)
-    raises :class:`thresher.errors.InputError`; a page with no main content gives "". Ctrl-C
-    (SIGINT) during a long native step raises :class:`KeyboardInterrupt` within a fraction of
-    a second.
+    Returns "" for a page without main content and for a page a switch rejects. Raises
+    :class:`thresher.errors.InputError` for input that is not a page (empty, binary, a PDF,
+    a feed, a ``str`` without markup), :class:`thresher.errors.OptionError` for a value a
+    switch cannot take, and :class:`TypeError` for an unknown keyword or a value of the
+    wrong type (``url=123``, ``include_tables="no"``). Ctrl-C (SIGINT) during a long native
+    step raises :class:`KeyboardInterrupt` within a fraction of a second.
     """
-    opts = options_from(keywords, options)
+    opts = _switches(locals(), options)
+    _check_url(url)
     with time_budget(opts.timeout):  # the rendering counts too
         result = extract_result(html, url, options=opts, metadata=opts.needs_metadata,
                                 explain=opts.output == "json", attributes=opts.output != "text")

@@ -18,6 +18,11 @@ class ModelError(ThresherError):
     """A model file is missing, malformed or of an unsupported schema version."""
 
 
+class OptionError(ThresherError, ValueError):
+    """An extraction switch has a value it cannot take (an unknown output format or language code,
+    two switches that exclude each other). Also a ``ValueError``: it is a bad argument."""
+
+
 class UnknownAlgorithm(ThresherError, ValueError):
     """No registered algorithm has the requested name. Also a ``ValueError``: it is a bad argument."""
 

@@ -5,22 +5,34 @@ The content switches carry trafilatura's names and meanings (``include_comments`
 ``favor_precision``, ``favor_recall``, ``with_metadata``, ``only_with_metadata``,
 ``target_language``, ``deduplicate``, ``prune``), beside thresher's own (``algorithm``,
 ``output``, ``language``, ``params``, ``model``, ``content_type``) and the renderers'
-(``links``, ``blocks``, ``indent``), and the time budget (``timeout``).
-:func:`options_from` turns keyword arguments into an :class:`Options` and rejects
-unknown names with a :class:`TypeError` that lists the valid ones.
+(``blocks``, ``indent``), and the time budget (``timeout``); ``output_format`` (trafilatura's)
+and ``links`` are other names of ``output`` and ``include_links``. :func:`options_from` turns
+keyword arguments into an :class:`Options` and rejects unknown names with a :class:`TypeError`
+that lists the valid ones. :class:`Options` checks every value once: a wrong type raises
+:class:`TypeError`, a value it cannot take (an unknown output format or language code)
+:class:`OptionError`.
 """
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Literal
 
 from . import algorithms
-from .render.formats import FORMATS, OUTPUT_FORMATS, output_format
+from .errors import OptionError
+from .render.formats import FORMATS, OUTPUT_FORMATS
 
 __all__ = ["ALIASES", "FORMATS", "VALID_NAMES", "Options", "SeenTexts", "options_from"]
+
+# trafilatura's spelling of an output format, read as thresher's.
+FORMAT_ALIASES: Mapping[str, str] = MappingProxyType({"txt": "text"})
+# The output formats and their aliases as a type, for editors and type checkers (a test keeps it
+# equal to FORMATS and FORMAT_ALIASES).
+OutputFormat = Literal["text", "markdown", "html", "json", "xml", "xmltei", "csv", "txt"]
 
 
 class SeenTexts:
@@ -81,16 +93,22 @@ class Options:
     def __post_init__(self) -> None:
         from .document.budget import check_timeout
 
+        _check_types(self)
         object.__setattr__(self, "timeout", check_timeout(self.timeout))
-        output_format(self.output)  # raises ValueError on a format it does not know
+        output = FORMAT_ALIASES.get(self.output, self.output)
+        if output not in FORMATS:
+            raise OptionError(f"unknown output format {self.output!r}; choose from {', '.join(FORMATS)}")
+        object.__setattr__(self, "output", output)
         if self.favor_precision and self.favor_recall:
-            raise ValueError("favor_precision and favor_recall exclude each other")
+            raise OptionError("favor_precision and favor_recall exclude each other")
         if isinstance(self.prune, str):
             object.__setattr__(self, "prune", (self.prune,))
         else:
             object.__setattr__(self, "prune", tuple(self.prune))
-        if self.target_language is not None:
-            object.__setattr__(self, "target_language", self.target_language.strip().lower() or None)
+        if self.model is not None:
+            object.__setattr__(self, "model", os.fspath(self.model))
+        for name in ("language", "target_language"):
+            object.__setattr__(self, name, language_code(name, getattr(self, name)))
         seen = self.deduplicate if isinstance(self.deduplicate, SeenTexts) else \
             (SeenTexts() if self.deduplicate else None)
         object.__setattr__(self, "seen", seen)
@@ -121,20 +139,86 @@ class Options:
         return {name: values[name] for name in OUTPUT_FORMATS[self.output].switches}
 
 
-# ``links`` is the renderers' older name of ``include_links``.
-ALIASES: Mapping[str, str] = {"links": "include_links"}
+# Switches that must be True or False, and those that name something (None: not given).
+_FLAGS = ("include_comments", "include_tables", "include_images", "include_links", "favor_precision",
+          "favor_recall", "with_metadata", "only_with_metadata", "blocks")
+_NAMES = ("language", "content_type", "target_language")
+
+
+def _type_error(name: str, wanted: str, value: object) -> TypeError:
+    return TypeError(f"{name} must be {wanted}, not {type(value).__name__} {value!r}"[:300])
+
+
+def _check_types(options: Options) -> None:
+    """Raise :class:`TypeError` for a switch of the wrong type (before any value is read)."""
+    for name in _FLAGS:
+        if not isinstance(getattr(options, name), bool):
+            raise _type_error(name, "True or False", getattr(options, name))
+    if options.include_formatting is not None and not isinstance(options.include_formatting, bool):
+        raise _type_error("include_formatting", "True, False or None", options.include_formatting)
+    for name in ("algorithm", "output"):
+        if not isinstance(getattr(options, name), str):
+            raise _type_error(name, "a str", getattr(options, name))
+    for name in _NAMES:
+        if not isinstance(getattr(options, name), (str, type(None))):
+            raise _type_error(name, "a str or None", getattr(options, name))
+    if not isinstance(options.model, (str, os.PathLike, type(None))):
+        raise _type_error("model", "a path (str or os.PathLike) or None", options.model)
+    if options.indent is not None and (isinstance(options.indent, bool) or not isinstance(options.indent, int)):
+        raise _type_error("indent", "an int or None", options.indent)
+    if not isinstance(options.deduplicate, (bool, SeenTexts)):
+        raise _type_error("deduplicate", "True, False or a SeenTexts", options.deduplicate)
+    prune = (options.prune,) if isinstance(options.prune, str) else options.prune
+    if not isinstance(prune, (tuple, list)) or not all(isinstance(s, str) for s in prune):
+        raise _type_error("prune", "a CSS selector (str) or a sequence of them", options.prune)
+
+
+def language_code(name: str, value: str | None) -> str | None:
+    """The primary subtag of a language switch (``"en-GB"`` -> ``"en"``; blank -> None), checked
+    against the languages thresher knows; :class:`OptionError` for another."""
+    from .document.language import primary_subtag, supported_languages
+
+    code = primary_subtag(value) if value is not None else ""
+    if not code:
+        return None
+    if code not in supported_languages():
+        raise OptionError(f"{name}={value!r} is not a language code thresher knows; give an ISO 639-1 code such "
+                          "as 'en' or 'de' (the list: thresher.document.language.supported_languages())")
+    return code
+
+
+# Other names of switches: ``links`` (the renderers' older name) and trafilatura's ``output_format``.
+ALIASES: Mapping[str, str] = MappingProxyType({"links": "include_links", "output_format": "output"})
 VALID_NAMES: tuple[str, ...] = tuple(sorted(
     [f.name for f in dataclasses.fields(Options) if f.init] + list(ALIASES)))
+# Each switch's default: the aliases' is None (not given).
+DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {**{f.name: f.default for f in dataclasses.fields(Options) if f.init}, **dict.fromkeys(ALIASES)})
+
+
+def changed(keywords: Mapping[str, Any]) -> dict[str, Any]:
+    """The keywords whose value is not their switch's default (the same value of the same type):
+    what a call that spells out every switch with its default was actually given."""
+    return {name: value for name, value in keywords.items()
+            if not (value is DEFAULTS.get(name) or
+                    (type(value) is type(DEFAULTS.get(name)) and value == DEFAULTS.get(name)))}
 
 
 def options_from(keywords: Mapping[str, Any], base: Options | None = None) -> Options:
-    """An :class:`Options` from keyword arguments; unknown names raise :class:`TypeError`."""
+    """An :class:`Options` from keyword arguments (``base``'s values for the others); unknown
+    names, and a switch given under two names with two values, raise :class:`TypeError`."""
     unknown = sorted(set(keywords) - set(VALID_NAMES))
     if unknown:
         raise TypeError(f"unexpected keyword argument{'s' if len(unknown) > 1 else ''} "
                         f"{', '.join(map(repr, unknown))}; valid ones: {', '.join(VALID_NAMES)}")
     if base is not None and not keywords:
         return base
-    values = {ALIASES.get(name, name): value for name, value in keywords.items()}
+    values: dict[str, Any] = {}
+    for name, value in keywords.items():
+        switch = ALIASES.get(name, name)
+        if switch in values and values[switch] != value:
+            first = next(n for n in keywords if ALIASES.get(n, n) == switch)
+            raise TypeError(f"{first}={values[switch]!r} and {name}={value!r} set the same switch: give one of them")
+        values[switch] = value
     return dataclasses.replace(base, **values) if base is not None else Options(**values)
 

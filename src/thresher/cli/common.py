@@ -63,6 +63,18 @@ def read_file(path: str, max_bytes: int) -> bytes:
         raise CliError(f"cannot read {_os_message(exc, path)}") from None
 
 
+def make_output_dir(path: str) -> Path:
+    """OUTDIR, created if need be; :class:`CliError` when it cannot be."""
+    out_dir = Path(path)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise CliError(f"{out_dir}: exists and is not a directory")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"cannot create {_os_message(exc, str(out_dir))}") from None
+    return out_dir
+
+
 def _with_newline(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 

@@ -1,6 +1,7 @@
 """The ``thresher`` command line.
 
     thresher extract [FILE|URL|-] [--algorithm NAME] [--format FMT] [-o OUT]
+    thresher extract FILE|URL ... [-o OUTDIR]
     thresher extract --input-dir DIR -o OUTDIR [--jobs N] [--glob PATTERN] [--resume]
     thresher extract --warc FILE.warc.gz [-o OUT.jsonl] [--jobs N]
     thresher algorithms
@@ -8,6 +9,10 @@
     thresher train DATASET... -o MODEL [--algorithm NAME] [--cv K] [--seed S]
     thresher explain FILE|URL|- [--algorithm NAME] [--compare NAME] [--format text|json|html] [-o OUT]
     thresher serve [--host H] [--port P] [--threads N] [--max-concurrency N] [--timeout S] ...
+
+Without a command, ``thresher [options] [FILE|URL ...]`` is ``thresher extract``: trafilatura's
+habit (``thresher < page.html``, ``thresher -u URL``). A directory given as the one input is
+``--input-dir DIR``.
 
 Exit codes:
   0  success
@@ -37,10 +42,12 @@ from .common import (
     PROG,
     CliError,
     _os_message,
+    _with_newline,
     _write_page,
     check_algorithm,
     check_model,
     extension,
+    make_output_dir,
     read_file,
     write_output,
 )
@@ -98,8 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
     ext = sub.add_parser("extract", help="extract the main content of a page or of many files",
                          epilog=EPILOG, formatter_class=_formatter,
                          description="Extract a page read from FILE, an http(s) URL or stdin (-, the "
-                                     "default), or every matching file of --input-dir into OUTDIR.")
-    ext.add_argument("source", nargs="?", metavar="FILE|URL|-", help="the page (default: stdin)")
+                                     "default); several pages (to stdout one after the other, or one file "
+                                     "each into -o OUTDIR); or every matching file of --input-dir DIR (or of "
+                                     "DIR given as the input) into OUTDIR. `thresher` without a command is "
+                                     "`thresher extract`.")
+    ext.add_argument("sources", nargs="*", metavar="FILE|URL|DIR|-",
+                     help="the pages (default: stdin); a directory: as --input-dir")
     _add_page_options(ext)
     ext.add_argument("--format", "--output-format", "-f", choices=FORMATS, default="text",
                      help="output format (default: text)")
@@ -214,13 +225,14 @@ def _add_serve_parser(sub: Any) -> None:
 
 # ------------------------------------------------------------------ helpers
 
-def read_source(args: argparse.Namespace) -> tuple[bytes, str | None, str | None]:
-    """(html bytes, url, content type) of the page named by ``args.source``."""
+def read_source(args: argparse.Namespace, source: str | None = None) -> tuple[bytes, str | None, str | None]:
+    """(html bytes, url, content type) of the page named by ``source`` (default: ``args.source``)."""
     from ..batch.fetch import fetch, is_url
 
-    if args.source is None and sys.stdin.isatty():
+    source = source or args.source
+    if source is None and sys.stdin.isatty():
         raise CliError("no input: give FILE, URL or '-', or pipe a page into stdin")
-    source = args.source or "-"
+    source = source or "-"
     if source == "-":
         return sys.stdin.buffer.read(), args.url, None
     if is_url(source):
@@ -231,7 +243,30 @@ def read_source(args: argparse.Namespace) -> tuple[bytes, str | None, str | None
 
 # ----------------------------------------------------------------- commands
 
+def positional_inputs(args: argparse.Namespace) -> list[str]:
+    """The positional inputs of ``extract``; sets ``args.source`` (the first, None for none) and
+    takes a directory given alone as ``--input-dir``."""
+    from ..batch.fetch import is_url
+
+    sources = list(args.sources)
+    folders = [s for s in sources if s != "-" and not is_url(s) and Path(s).is_dir()]
+    if folders:
+        folder = folders[0]
+        if len(sources) > 1:
+            raise CliError(f"{folder} is a directory: give it alone (it is then --input-dir {folder}), "
+                           "or name its files")
+        if args.input_dir is not None:
+            raise CliError(f"give either {folder} or --input-dir, not both")
+        if not args.output or args.output == "-":
+            raise CliError(f"{folder} is a directory: add -o OUTDIR to extract its files into OUTDIR "
+                           f"(as --input-dir {folder} -o OUTDIR)")
+        args.input_dir, sources = folder, []
+    args.source = sources[0] if sources else None
+    return sources
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
+    sources = positional_inputs(args)
     if args.input_file is not None or args.feed is not None or args.sitemap is not None:
         from .web import cmd_extract_web
 
@@ -247,6 +282,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.glob or args.jobs != 1 or _batch_flags(args):
         raise CliError("--glob, --jobs, --page-timeout, --isolate, --resume, --retry-errors and --follow-links "
                        "apply to --input-dir only (--jobs, --page-timeout and --isolate to --warc too)")
+    if len(sources) > 1:
+        return cmd_extract_pages(args, sources)
     algorithm, model = check_algorithm(args.algorithm), check_model(args.model)
     html, url, content_type = read_source(args)
     from ..api import extract
@@ -255,6 +292,75 @@ def cmd_extract(args: argparse.Namespace) -> int:
                    content_type=content_type, **_render_options(args))
     write_output(text, args.output)
     return EXIT_OK
+
+
+def page_output_names(sources: Sequence[str], extension: str) -> list[str]:
+    """One output file name per input named on the command line: a file's own name with the
+    format's extension (``a.html`` -> ``a.txt``), a URL's host and path; ``-2``, ``-3`` ... on a clash."""
+    from ..batch.fetch import is_url
+    from .web import url_output_name
+
+    names: list[str] = []
+    for source in sources:
+        if is_url(source):
+            name = url_output_name(source, extension)
+        elif source == "-":
+            name = "stdin" + extension
+        else:
+            path = Path(source)
+            name = output_names([path], path.parent, extension)[0].name
+        stem, n = name[:-len(extension)], 2
+        while name in names:
+            name, n = f"{stem}-{n}{extension}", n + 1
+        names.append(name)
+    return names
+
+
+def cmd_extract_pages(args: argparse.Namespace, sources: Sequence[str]) -> int:
+    """Several pages named on the command line, one after the other: to stdout, or one file
+    each into OUTDIR (``-o``) with ``errors.jsonl``. A page that fails is reported and skipped."""
+    from ..api import extract
+    from ..errors import ThresherError
+    from ..options import SeenTexts, options_from
+
+    if args.url is not None:
+        raise CliError("--url is the address of one page: give one input with it")
+    if sources.count("-") > 1:
+        raise CliError("stdin (-) can be read once")
+    out_dir = make_output_dir(args.output) if args.output and args.output != "-" else None
+    switches = _render_options(args)
+    if switches.pop("deduplicate", False):
+        switches["deduplicate"] = SeenTexts()  # one cache for the whole run
+    options = options_from(dict(algorithm=check_algorithm(args.algorithm), output=args.format,
+                                language=args.language, model=check_model(args.model), **switches))
+    outputs: list[str] = []
+    problems: list[tuple[str, str]] = []
+    for source, name in zip(sources, page_output_names(sources, extension(args.format))):
+        try:
+            html, url, content_type = read_source(args, source)
+            text = extract(html, url, options=options, content_type=content_type)
+        except (CliError, ThresherError) as exc:
+            problems.append((source, str(exc) or type(exc).__name__))
+            continue
+        except OSError as exc:
+            problems.append((source, _os_message(exc, source)))
+            continue
+        error = None if out_dir is None else _write_page(out_dir / name, text)
+        if error is not None:
+            problems.append((source, error))
+        elif out_dir is None and text:
+            outputs.append(_with_newline(text))
+    if out_dir is None:
+        write_output("\n".join(outputs), None)
+    else:
+        with (out_dir / "errors.jsonl").open("w", encoding="utf-8") as errors:
+            errors.writelines(json.dumps({"input": source, "message": message}, ensure_ascii=False) + "\n"
+                              for source, message in problems)
+    for source, message in problems:
+        print(f"{PROG}: {source}: {' '.join(message.split())}", file=sys.stderr)
+    print(f"{PROG}: {len(sources) - len(problems)} ok, {len(problems)} errors"
+          + (f"; outputs in {out_dir}" if out_dir is not None else ""), file=sys.stderr)
+    return EXIT_PARTIAL if problems else EXIT_OK
 
 
 def _batch_flags(args: argparse.Namespace) -> bool:
@@ -427,11 +533,15 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 def cmd_train(args: argparse.Namespace) -> int:
     # Training is imported here only: no other command loads it.
-    from ..training.registry import TRAINERS
+    from ..training.registry import PACKAGES, TRAINERS
 
     spec = TRAINERS.get(args.algorithm)
     if spec is None:
         raise CliError(f"cannot train {args.algorithm!r}: choose from {', '.join(TRAINERS)}")
+    missing = spec.missing()
+    if missing:  # said at once, before any page is read
+        raise CliError(f"training {spec.name!r} needs {' and '.join(PACKAGES.get(m, m) for m in missing)}, "
+                       "not installed here: pip install 'thresher[train]'")
     datasets = [Path(d) for d in args.datasets]
     for dataset in datasets:
         if not dataset.is_dir():
@@ -500,10 +610,38 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback for details)")
 
 
+def with_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """``argv`` with ``extract`` put in front of the inputs and options when no command is given
+    (``thresher --markdown < page.html``, ``thresher -u URL``, ``thresher a.html b.html``).
+    Left as it is: a command, ``--help`` or ``--version`` first; nothing at all with stdin a
+    terminal (the usage, with the commands, is then the answer); a word close to a command's
+    name that names no file (a typo: argparse lists the commands)."""
+    import difflib
+
+    from ..batch.fetch import is_url
+
+    argv = list(argv)
+    commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    top = {flag for action in parser._actions for flag in action.option_strings}
+    first = next((i for i, arg in enumerate(argv) if arg not in top or arg in ("-h", "--help", "--version")),
+                 len(argv))
+    if first < len(argv):
+        word = argv[first]
+        if word in commands or word in ("-h", "--help", "--version"):
+            return argv
+        if (not word.startswith("-") and not is_url(word) and not Path(word).exists()
+                and difflib.get_close_matches(word, list(commands), n=1, cutoff=0.75)):
+            return argv
+    elif not argv and (sys.stdin is None or sys.stdin.isatty()):
+        return argv
+    return [*argv[:first], "extract", *argv[first:]]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (see the module docstring)."""
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args = parser.parse_args(with_command(parser, sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (EXIT_OK if exc.code is None else EXIT_ERROR)
     try:

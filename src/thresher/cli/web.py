@@ -17,12 +17,12 @@ from .common import (
     EXIT_PARTIAL,
     PROG,
     CliError,
-    _os_message,
     _with_newline,
     _write_page,
     check_algorithm,
     check_model,
     extension,
+    make_output_dir,
     read_file,
     write_output,
 )
@@ -163,14 +163,7 @@ def _web_setup(args: argparse.Namespace) -> Path | None:
         raise CliError("--jobs, --delay and --retries must be 0 or more")
     if args.list or not args.output or args.output == "-":
         return None
-    out_dir = Path(args.output)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise CliError(f"{out_dir}: exists and is not a directory")
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CliError(f"cannot create {_os_message(exc, str(out_dir))}") from None
-    return out_dir
+    return make_output_dir(args.output)
 
 
 def cmd_extract_web(args: argparse.Namespace) -> int:

@@ -19,12 +19,16 @@ Encoding Standard's (:mod:`thresher.document.encoding_labels`); ``punycode``,
 ``rot13``, ``utf-7`` and other codecs that are no web page encoding are
 ignored, as browsers ignore them.
 
-``str`` input is returned as is. Inputs that are plainly not HTML (empty,
-binary, PDF and other well-known binary formats) raise :class:`InputError`.
+``str`` input is returned as is when it has markup; a ``str`` without any is
+refused (it is most often a file's path or a URL passed for the page), while
+bytes without markup are read as a plain-text page. Inputs that are plainly not
+HTML (empty, binary, PDF and other well-known binary formats) raise
+:class:`InputError`.
 """
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -253,9 +257,39 @@ def _utf8(data: bytes, source: str, declared: bool) -> Decoded | None:
     return Decoded(repaired_utf8(escaped), "utf-8", source)
 
 
+# A tag, comment, doctype or processing instruction opening: what makes a str a page.
+_MARKUP = re.compile(r"<[A-Za-z!/?]")
+_URL = re.compile(r"(?i)(?:https?|ftp)://\S+$")
+
+
+def _named_file(text: str) -> bool:
+    try:
+        return os.path.isfile(text)
+    except (OSError, ValueError):  # a name the file system cannot hold
+        return False
+
+
+def without_markup(text: str) -> str:
+    """Why a ``str`` without markup is not taken as a page, naming the likely mistake."""
+    head = text.strip()
+    if "\n" not in head and len(head) <= 4096:
+        if _URL.match(head):
+            return (f"got a URL, not a page: fetch it first (the command line does: "
+                    f"thresher extract -u {head[:200]})")
+        if _named_file(head):
+            return (f"got the path of a file, not a page: read the file first, "
+                    f"thresher.extract(pathlib.Path({head[:200]!r}).read_bytes())")
+    return ("a str page must be HTML, and this one has no markup: if it is a file's path, read the file "
+            "first and pass its bytes (bytes without markup are read as a plain-text page)")
+
+
 def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
     """Decode a page to text; raise :class:`InputError` for input that is not a page."""
     if isinstance(data, str):
+        if not data or data.isspace():
+            raise InputError("empty input")
+        if _MARKUP.search(data) is None:
+            raise InputError(without_markup(data))
         return Decoded(data, "str", "str")
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise InputError(f"expected bytes or str, got {type(data).__name__}")

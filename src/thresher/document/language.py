@@ -55,6 +55,28 @@ def stopwords(language: str) -> frozenset[str]:
     return frozenset(word.lower() for word in _stop_lists().get(code, ()))
 
 
+# The codes py3langid 0.4's model identifies (its ``nb_classes``, tests/test_language.py checks
+# them against the installed model without "zxx", no linguistic content): every language a page
+# can be found to be in. Stop lists exist for the 58 of them that stopwords-iso covers.
+IDENTIFIED_LANGUAGES = frozenset("""
+    ace af am an ar ary arz as az ba bcl be bg bn br bs ca crh cs cy da de dz el en eo es et eu ext fa fi
+    fo fr fuv fy ga gcf gcr gd gl gom grc gu gug guw ha hbo he hi hr ht hu hy id ig is it ja jv ka kab kik
+    kk km kn ko ku ky la lb lg lij ln lo lt ltg lv mg mk ml mn mr ms mt my ne nl nn no nso oc om or pa pcm
+    pl ps pt qu ro ru rw sa sdh se si sk sl sn so sq sr st sv sw ta te tg th tk tl tr tt ug uk ur uz uzs
+    vec vi vo wa wuu xh yo yue zh zu""".split())
+
+
+@cache
+def supported_languages() -> frozenset[str]:
+    """The language codes thresher knows: those it can identify and those it has stop lists for."""
+    return IDENTIFIED_LANGUAGES | frozenset(_stop_lists())
+
+
+def primary_subtag(code: str) -> str:
+    """The language of a tag: ``"en-GB"``, ``"EN_gb"`` and ``" en "`` are all ``"en"``."""
+    return code.strip().lower().replace("_", "-").split("-")[0]
+
+
 @lru_cache(maxsize=1)
 def _identifier() -> Any:
     from .identifier import load_identifier as load

@@ -30,6 +30,9 @@ from typing import Any, NamedTuple
 from ..errors import ThresherError
 
 KINDS = ("wcxb", "scrapinghub", "snippets", "readability")
+# The layouts whose gold is a page's whole main text, which training aligns blocks to (the
+# snippets layout only has sentences that must or must not be in an extraction).
+TEXT_KINDS = ("wcxb", "scrapinghub", "readability")
 
 _SCRIPT_OR_STYLE = re.compile(r"(?is)<(script|style)\b.*?</\1>")
 _TAG = re.compile(r"(?s)<[^>]+>")

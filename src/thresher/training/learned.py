@@ -1,7 +1,8 @@
 """Training the learned extractors (``dragnet`` and the ``thresher`` flagship).
 
-Needs the ``train`` extra (LightGBM, scikit-learn; PyTorch for ``thresher-accurate``'s
-network); the models it writes are plain ``.npz`` files that inference reads without any training library.
+Needs the ``train`` extra (LightGBM; PyTorch for the block-sequence network of ``thresher`` and
+``thresher-accurate``; scikit-learn for the linear variants); the models it writes are plain
+``.npz`` files that inference reads without any training library.
 
     thresher train ../shared/datasets/wcxb-dev -o thresher.npz --algorithm thresher --cv 5 --seed 0
 
@@ -34,7 +35,7 @@ from ..document.blocks import build_document
 from ..document.decode import decode
 from ..document.language import page_language
 from ..errors import ThresherError
-from ..evaluation.datasets import detect_kind, load
+from ..evaluation.datasets import TEXT_KINDS, detect_kind, load
 from ..inference import learned as L
 from ..inference.treemodel import Model, TreeEnsemble, averaged, from_lightgbm_dump, probability, save
 from .align import align_document
@@ -131,18 +132,28 @@ def domain_of(url: str | None) -> str:
     return host[4:] if host.startswith("www.") else host
 
 
+def check_datasets(dataset_dirs: Sequence[str | Path]) -> None:
+    """Raise :class:`ThresherError` unless every directory is a dataset whose gold is the main
+    text (wcxb, scrapinghub or readability layout): checked before any page is prepared."""
+    for directory in map(Path, dataset_dirs):
+        kind = detect_kind(directory)  # DatasetError (a ThresherError) for no known layout
+        if kind not in TEXT_KINDS:
+            raise ThresherError(f"{directory}: the {kind} layout has no gold main text to align blocks to; "
+                                f"training reads the {', '.join(TEXT_KINDS)} layouts")
+
+
 def iter_labelled(dataset_dirs: Sequence[str | Path]) -> Iterable[tuple[str, bytes, str, str, str]]:
-    """(id, html bytes, url, gold main text, page type) for every page of WCXB-layout datasets.
+    """(id, html bytes, url, gold main text, page type) for every page of the datasets (wcxb,
+    scrapinghub or readability layout; pages without a type are articles).
 
     Reads through :func:`thresher.evaluation.datasets.load`, the loader the referee-identical
     evaluation uses, so training and evaluation see the same pages and page types.
     """
+    check_datasets(dataset_dirs)
     for directory in map(Path, dataset_dirs):
-        if not (directory / "ground-truth").is_dir() or detect_kind(directory) != "wcxb":
-            raise ThresherError(f"{directory}: training needs a WCXB-layout dataset (ground-truth/ + html/)")
         for page in load(directory):
             yield (f"{directory.name}/{page.id}", page.html, page.url or "", page.gold["text"],
-                   page.gold["type"])
+                   page.gold.get("type", "article"))
 
 
 def block_weights(doc, labels: np.ndarray) -> np.ndarray:
@@ -513,6 +524,7 @@ def train_prepared(algorithm: str, pages: Sequence[Page], out, *, cv: int | None
 
 
 def _train(algorithm: str, dataset_dirs, out, cv: int | None, seed: int, log) -> dict:
+    check_datasets(dataset_dirs)
     log(f"preparing pages from {', '.join(map(str, dataset_dirs))}")
     prepared = prepare_dataset(dataset_dirs, log)
     p = replace(RECIPES[algorithm].params, seed=seed)
