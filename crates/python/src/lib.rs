@@ -25,6 +25,7 @@ use thresher_core::features::cetr::{self, Edges};
 use thresher_core::features::{candidates, context, neighbours, shallow, stage2, structure};
 use thresher_core::{build, parse, Limits};
 
+mod learned;
 mod models;
 mod page;
 
@@ -338,6 +339,10 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(build_document, module)?)?;
     module.add_class::<Trees>()?;
     module.add_class::<Page>()?;
+    module.add_class::<learned::LearnedModel>()?;
+    module.add_class::<learned::Scores>()?;
+    module.add_function(wrap_pyfunction!(learned::expected_f1_cut, module)?)?;
+    module.add_function(wrap_pyfunction!(learned::decide, module)?)?;
     module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
     module.add_class::<StopWords>()?;
