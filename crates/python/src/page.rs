@@ -501,6 +501,13 @@ impl Page {
         Ok(Scores::new(scores))
     }
 
+    /// CETR's decision per block with the paper's settings (a bool array): true outside the
+    /// k-means cluster at the origin (Dragnet's ``cetr_cluster`` column).
+    fn cetr_content<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let content = py.detach(|| thresher_core::features::cetr::block_content(&self.doc));
+        PyArray1::from_vec(py, content)
+    }
+
     /// How many blocks the page has.
     fn __len__(&self) -> usize {
         self.doc.blocks.len()

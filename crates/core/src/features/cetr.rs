@@ -161,12 +161,16 @@ pub fn derivative(smoothed: &[f64], alpha: usize) -> Vec<f64> {
 }
 
 /// Lloyd's k-means over 2-d `points` with centroid 0 pinned at the origin, seeded with the
-/// origin and the points at `quantiles` of distance from it; deterministic. Returns each
-/// point's cluster (ties go to the lower centroid, the origin first).
-pub fn kmeans_origin(points: &[[f64; 2]], quantiles: &[f64], max_iter: usize) -> Vec<usize> {
+/// origin and the points at `quantiles` of distance from it; deterministic. Returns the
+/// centroids (the origin first) and each point's cluster (ties go to the lower centroid).
+pub fn kmeans_origin(
+    points: &[[f64; 2]],
+    quantiles: &[f64],
+    max_iter: usize,
+) -> (Vec<[f64; 2]>, Vec<usize>) {
     let n = points.len();
     if n == 0 {
-        return Vec::new();
+        return (vec![[0.0, 0.0]; quantiles.len() + 1], Vec::new());
     }
     let distance: Vec<f64> = points.iter().map(|p| p[0].hypot(p[1])).collect();
     let mut order: Vec<usize> = (0..n).collect();
@@ -219,7 +223,7 @@ pub fn kmeans_origin(points: &[[f64; 2]], quantiles: &[f64], max_iter: usize) ->
         }
         assignment = new;
     }
-    assignment
+    (centroids, assignment)
 }
 
 /// CETR's decision per block with the paper's settings (the blocks playing the source's
@@ -236,6 +240,7 @@ pub fn block_content(doc: &Document) -> Vec<bool> {
         .map(|(&s, d)| [s, d])
         .collect();
     kmeans_origin(&points, &SEED_QUANTILES, MAX_ITER)
+        .1
         .into_iter()
         .map(|c| c != 0)
         .collect()
@@ -298,12 +303,13 @@ mod tests {
     #[test]
     fn kmeans_splits_far_points_from_the_origin() {
         let points = [[0.0, 0.0], [0.1, 0.0], [10.0, 1.0], [11.0, 1.0], [0.2, 0.1]];
-        let clusters = kmeans_origin(&points, &SEED_QUANTILES, MAX_ITER);
+        let (centroids, clusters) = kmeans_origin(&points, &SEED_QUANTILES, MAX_ITER);
+        assert_eq!(centroids[0], [0.0, 0.0]);
         assert_eq!(clusters[0], 0);
         assert_eq!(clusters[1], 0);
         assert_ne!(clusters[2], 0);
         assert_ne!(clusters[3], 0);
-        assert!(kmeans_origin(&[], &SEED_QUANTILES, MAX_ITER).is_empty());
+        assert!(kmeans_origin(&[], &SEED_QUANTILES, MAX_ITER).1.is_empty());
     }
 
     #[test]
