@@ -614,3 +614,14 @@ def test_the_shipped_models_load_and_are_shared():
         model = L.load_learned(L.shipped_model_path(filename))
         assert model.native is L.load_learned(L.shipped_model_path(filename)).native
         assert model.native.threshold == model.threshold
+
+
+def test_threads_share_one_native_model_and_agree():
+    from concurrent.futures import ThreadPoolExecutor
+
+    pages = [GATHER_PAGE, PAGE, GATHER_PAGE.replace("Orchard", "Garden")] * 4
+    alone = [thresher.extract_result(html, language="en", explain=False).labels for html in pages]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda html: thresher.extract_result(html, language="en", explain=False).labels,
+                                 pages))
+    assert together == alone and any(any(labels) for labels in alone)
