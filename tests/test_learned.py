@@ -510,24 +510,118 @@ GATHER_PAGE = (
     + "</aside><footer>Copyright 2024</footer></body></html>")
 
 
-def test_trees_score_the_column_groups_in_place_as_they_score_the_joined_columns():
-    model = L.load_learned(L.shipped_model_path(flagship.MODEL_FILE))
-    stage1, stage2 = model.stage("stage1"), model.stage("stage2")
-    page = L.page_features(build_document(GATHER_PAGE), "en")
-    groups = L.stage1_groups(page, model.token_vocabulary, L.reads_candidates(stage1))
-    joined = L.score_stage(stage1, F.concat(groups))
-    in_place = L.score_groups(stage1, groups, min_rows=0)
-    assert np.array_equal(in_place, joined) and len(joined) == len(page.doc.blocks) > 40
-    around = L.context_features(page.doc, joined)
-    rows = np.arange(len(joined))[::3][::-1]  # a selection, out of order
-    expected = L.score_stage(stage2, F.concat([*groups, around]).rows(rows))
-    assert np.array_equal(L.score_groups(stage2, [*groups, around], rows, min_rows=0), expected)
-    # Below min_rows the joined copy is scored: the same figures.
-    assert np.array_equal(L.score_groups(stage1, groups), joined)
+@pytest.mark.parametrize("model_file", [flagship.MODEL_FILE, flagship.ACCURATE_MODEL_FILE])
+@pytest.mark.parametrize("repeat", [1, 120])  # 120 copies: a page past 4,096 blocks, scored the same way
+def test_the_one_native_call_gives_the_steps_the_python_composition_gives(model_file, repeat):
+    model = L.load_learned(L.shipped_model_path(model_file))
+    html = GATHER_PAGE
+    if repeat > 1:
+        body = html.split("<body>")[1].split("</body>")[0]
+        html = "<html><head><title>Orchard notes</title></head><body>" + body * repeat + "</body></html>"
+    doc = build_document(html)
+    page = L.page_features(doc, "en")
+    params = flagship.Params()
+    expected = L.two_stage_scores(model.stage("stage1"), model.stage("stage2"), page, model.token_vocabulary,
+                                  params.confident, model.network, params.certain)
+    native = L.stage_scores(L.score_page(model, doc, "en", decoding="expected_f1"))
+    assert len(native.own) == len(doc.blocks) >= (4096 if repeat > 1 else 40)
+    # The trees' probabilities are numpy's up to the last bit of exp; the network's are float32.
+    for got, want, tolerance in [(native.own, expected.own, 1e-15), (native.context, expected.context, 1e-15),
+                                 (native.guarded, expected.guarded, 1e-15), (native.network, expected.network, 1e-6),
+                                 (native.final, expected.final, 1e-6)]:
+        np.testing.assert_allclose(got, want, rtol=0, atol=tolerance)
 
 
-def test_gathering_from_groups_that_lack_a_feature_is_a_model_error():
-    model = L.load_learned(L.shipped_model_path(flagship.MODEL_FILE))
-    page = L.page_features(build_document(GATHER_PAGE), "en")
+def test_a_file_reading_a_column_no_page_has_is_a_model_error(tmp_path):
+    names = ("log_words", "no_such_column")
+    path = write_model(tmp_path / "odd.npz", {"stage1": stump(names, "log_words", 1.0, -1.0, 1.0)})
     with pytest.raises(ModelError, match="does not compute"):
-        L.score_groups(model.stage("stage1"), [page.base], min_rows=0)
+        L.load_learned(path)
+
+
+def shipped_arrays(filename: str):
+    from thresher.inference.treemodel import read
+
+    return read(L.shipped_model_path(filename))
+
+
+def refused(tmp_path, header: dict, arrays: dict, says: str) -> None:
+    """A file written with ``header`` and ``arrays`` is refused on load with a ModelError saying ``says``."""
+    import json
+
+    path = tmp_path / "bad.npz"
+    np.savez_compressed(path, header=np.asarray(json.dumps(header)), **arrays)
+    with pytest.raises(ModelError, match=says):
+        L.load_learned(str(path))
+    with pytest.raises(ModelError, match=says):
+        thresher.extract(PAGE, model=str(path))
+
+
+def test_a_nan_in_a_network_bias_is_refused(tmp_path):
+    header, arrays = shipped_arrays(flagship.MODEL_FILE)
+    bias = arrays["network.w.in1.bias"].copy()
+    bias[3] = np.nan
+    refused(tmp_path, header, {**arrays, "network.w.in1.bias": bias}, "in1.bias holds a value that is not finite")
+
+
+def test_a_split_feature_beyond_the_layout_is_refused(tmp_path):
+    header, arrays = shipped_arrays(flagship.MODEL_FILE)
+    feature = arrays["stage2.feature"].astype(np.int64)
+    feature[np.flatnonzero(feature >= 0)[0]] = np.iinfo(np.int64).max
+    refused(tmp_path, header, {**arrays, "stage2.feature": feature}, "beyond its 328 features")
+
+
+def test_a_truncated_array_is_refused(tmp_path):
+    header, arrays = shipped_arrays(flagship.MODEL_FILE)
+    refused(tmp_path, header, {**arrays, "stage1.threshold": arrays["stage1.threshold"][:-5]},
+            "threshold holds .* nodes, feature holds")
+
+
+def test_a_truncated_file_is_refused(tmp_path):
+    data = Path(L.shipped_model_path("dragnet.npz")).read_bytes()
+    path = tmp_path / "cut.npz"
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ModelError, match="not a thresher model file"):
+        L.load_learned(str(path))
+
+
+def test_a_weight_of_the_wrong_shape_is_refused(tmp_path):
+    header, arrays = shipped_arrays(flagship.MODEL_FILE)
+    weight = arrays["network.w.in2.weight"]
+    refused(tmp_path, header, {**arrays, "network.w.in2.weight": weight.reshape(-1, 2 * weight.shape[1])},
+            "model network")
+
+
+def test_an_unknown_version_is_refused(tmp_path):
+    header, arrays = shipped_arrays("dragnet.npz")
+    refused(tmp_path, {**header, "version": 99}, arrays, "version 99 unsupported")
+
+
+def test_leaf_values_and_indices_are_checked(tmp_path):
+    header, arrays = shipped_arrays("dragnet.npz")
+    value = arrays["stage1.value"].copy()
+    value[np.flatnonzero(arrays["stage1.feature"] < 0)[0]] = np.inf
+    refused(tmp_path, header, {**arrays, "stage1.value": value}, "not finite")
+    left = arrays["stage1.left"].astype(np.int64)
+    left[0] = len(left) + 7
+    refused(tmp_path, header, {**arrays, "stage1.left": left}, "outside the")
+    refused(tmp_path, header, {**arrays, "stage1.roots": arrays["stage1.roots"].astype(np.float64)},
+            "not an array of integers")
+
+
+def test_the_shipped_models_load_and_are_shared():
+    for filename in (flagship.MODEL_FILE, flagship.ACCURATE_MODEL_FILE, "dragnet.npz", "dragnet-comments.npz"):
+        model = L.load_learned(L.shipped_model_path(filename))
+        assert model.native is L.load_learned(L.shipped_model_path(filename)).native
+        assert model.native.threshold == model.threshold
+
+
+def test_threads_share_one_native_model_and_agree():
+    from concurrent.futures import ThreadPoolExecutor
+
+    pages = [GATHER_PAGE, PAGE, GATHER_PAGE.replace("Orchard", "Garden")] * 4
+    alone = [thresher.extract_result(html, language="en", explain=False).labels for html in pages]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda html: thresher.extract_result(html, language="en", explain=False).labels,
+                                 pages))
+    assert together == alone and any(any(labels) for labels in alone)

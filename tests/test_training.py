@@ -205,12 +205,13 @@ def test_frequent_tokens_are_every_token_on_enough_domains_whatever_the_labels()
 
 def test_a_model_file_without_a_network_vocabulary_gives_its_network_the_trees_vocabulary():
     """Files written before the network had its own token list (session 11's thresher-accurate)."""
-    old = L.LearnedModel({"network": "net"}, ("menu", "story"), 0.5, {"network_weight": 0.5})
+    held = {"native": None, "token_vocabulary": F.Vocabulary(())}  # the Python models only
+    old = L.LearnedModel({"network": "net"}, ("menu", "story"), 0.5, {"network_weight": 0.5}, **held)
     assert old.network == L.Network("net", F.Vocabulary(("menu", "story")), 0.5)
     new = L.LearnedModel({"network": "net"}, ("story",), 0.5, {"network_weight": 0.25,
-                                                                 "network_vocabulary": ["a", "b"]})
+                                                                 "network_vocabulary": ["a", "b"]}, **held)
     assert new.network == L.Network("net", F.Vocabulary(("a", "b")), 0.25)
-    assert L.LearnedModel({}, ("story",), 0.5, {"network_weight": 0.5}).network is None
+    assert L.LearnedModel({}, ("story",), 0.5, {"network_weight": 0.5}, **held).network is None
 
 
 # ------------------------------------------------------------------ comments
@@ -438,17 +439,14 @@ def test_network_scores_are_averaged_with_the_guarded_tree_scores(pages):
     assert plain.network is None and np.array_equal(plain.final, s.guarded)
     assert np.array_equal(T.predict(trained, page), s.final)
     # the network reads the page's tokens as bags; the dense columns give the same scores
-    assert L.reads_base_and_bags(trained.network.model, page.base.names, trained.network.vocabulary.tokens)
     dense = L.score_stage(trained.network.model, L.network_features(page, trained.network.vocabulary))
     np.testing.assert_allclose(s.network, dense, rtol=1e-5, atol=1e-6)
     # the bags are read by name, so the column order of the file does not matter
     model = trained.network.model
     moved = dataclasses.replace(model, feature_names=model.token_columns + model.numeric_names)
-    assert L.reads_base_and_bags(moved, page.base.names, trained.network.vocabulary.tokens)
     np.testing.assert_array_equal(L.network_scores(trained.network._replace(model=moved), page), s.network)
     # a network whose inputs are not this thresher's features goes through the checked dense path
     other = dataclasses.replace(model, feature_names=("renamed", *model.feature_names[1:]))
-    assert not L.reads_base_and_bags(other, page.base.names, trained.network.vocabulary.tokens)
     with pytest.raises(ModelError, match="retrain"):
         L.network_scores(trained.network._replace(model=other), page)
 

@@ -249,58 +249,6 @@ impl CompleteEnsemble {
         }
     }
 
-    /// The margins of rows `rows` of a page whose columns lie in several float32 matrices
-    /// (`groups`, each row-major with its own width), without joining them: column j of
-    /// this ensemble's rows is column `sources[j].1` of group `sources[j].0`. Rows are
-    /// gathered [`ROW_GROUP`] at a time into a small buffer, which the trees walk as in
-    /// [`CompleteEnsemble::margins`]; so the margins are those of the joined rows.
-    pub fn margins_gathered(
-        &self,
-        groups: &[(&[f32], usize)],
-        sources: &[(usize, usize)],
-        rows: &[usize],
-    ) -> Result<Vec<f64>, GatherError> {
-        if sources.len() != self.width {
-            return Err(GatherError::Width);
-        }
-        let height = groups.first().map_or(0, |(data, width)| {
-            data.len().checked_div(*width).unwrap_or(0)
-        });
-        if groups
-            .iter()
-            .any(|(data, width)| data.len() != height * width)
-        {
-            return Err(GatherError::Ragged);
-        }
-        if sources
-            .iter()
-            .any(|&(g, c)| groups.get(g).is_none_or(|(_, width)| c >= *width))
-        {
-            return Err(GatherError::Column);
-        }
-        if rows.iter().any(|&r| r >= height) {
-            return Err(GatherError::Row);
-        }
-        let width = self.width.max(1);
-        // Each source's group and column, resolved once: (the group's values, its width, column).
-        let columns: Vec<(&[f32], usize, usize)> = sources
-            .iter()
-            .map(|&(g, c)| (groups[g].0, groups[g].1, c))
-            .collect();
-        let mut buffer = vec![0.0f32; ROW_GROUP * width];
-        let mut leaves = vec![0.0; ROW_GROUP * self.trees];
-        let mut out = vec![self.base; rows.len()];
-        for (chunk, margins) in rows.chunks(ROW_GROUP).zip(out.chunks_mut(ROW_GROUP)) {
-            for (&row, slot) in chunk.iter().zip(buffer.chunks_exact_mut(width)) {
-                for (value, &(data, group_width, c)) in slot.iter_mut().zip(&columns) {
-                    *value = data[row * group_width + c];
-                }
-            }
-            self.chunk_margins(&buffer[..chunk.len() * width], &mut leaves, margins);
-        }
-        Ok(out)
-    }
-
     /// The leaf value of every tree for each of the `G` rows in `rows`, into
     /// `leaves[r * trees + t]`.
     #[inline(always)]
@@ -334,32 +282,6 @@ impl CompleteEnsemble {
         }
     }
 }
-
-/// Why rows cannot be gathered from column groups.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GatherError {
-    /// The sources name a different number of columns than the ensemble reads.
-    Width,
-    /// The groups hold different numbers of rows (or a partial row).
-    Ragged,
-    /// A source names a group or a column that does not exist.
-    Column,
-    /// A row index beyond the groups' rows.
-    Row,
-}
-
-impl std::fmt::Display for GatherError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            GatherError::Width => "the sources must name one column per column the trees read",
-            GatherError::Ragged => "the column groups differ in their number of rows",
-            GatherError::Column => "a source names a group or column that does not exist",
-            GatherError::Row => "a row index is beyond the groups' rows",
-        })
-    }
-}
-
-impl std::error::Error for GatherError {}
 
 /// A row's value type: float32 rows compare against [`CompleteEnsemble`]'s float32
 /// thresholds, float64 rows against the model's own. `>` is false when either side is NaN,

@@ -26,6 +26,7 @@ use thresher_core::features::{candidates, context, neighbours, shallow, stage2, 
 use thresher_core::{build, parse, Limits};
 
 mod budget;
+mod learned;
 mod models;
 mod page;
 
@@ -110,13 +111,14 @@ const SHARED_TEXTS: usize = 4096;
 fn untrack(object: &Bound<'_, PyAny>) {
     let pointer = object.as_ptr();
     // SAFETY: `pointer` is a live object we hold a strong reference to, and we hold the GIL
-    // (`object` is bound to it). `PyObject_IS_GC` checks that its type supports the
-    // collector, so `PyObject_GC_IsTracked` and `PyObject_GC_UnTrack` apply to it; untracking
+    // (`object` is bound to it). `PyType_IS_GC` of its type (the stable ABI's type-flags
+    // read) checks that the type supports the collector, so `PyObject_GC_IsTracked` and `PyObject_GC_UnTrack` apply to it; untracking
     // a tracked object is allowed at any time, and its deallocator's own untracking is a
     // no-op on an untracked object. Leaving an object that cannot be part of a cycle
     // untracked never frees anything early: the collector only ever frees what it tracks.
     unsafe {
-        if pyo3::ffi::PyObject_IS_GC(pointer) != 0 && pyo3::ffi::PyObject_GC_IsTracked(pointer) == 1
+        if pyo3::ffi::PyType_IS_GC(pyo3::ffi::Py_TYPE(pointer)) != 0
+            && pyo3::ffi::PyObject_GC_IsTracked(pointer) == 1
         {
             pyo3::ffi::PyObject_GC_UnTrack(pointer.cast());
         }
@@ -375,6 +377,50 @@ fn gaussian_smooth<'py>(
     Ok(PyArray1::from_vec(py, out))
 }
 
+/// ``|mean of the next alpha values - value|`` of each of ``smoothed`` (fewer near the end; 0
+/// for the last): CETR's derivative (``features::cetr``).
+#[pyfunction]
+fn cetr_derivative<'py>(
+    py: Python<'py>,
+    smoothed: PyReadonlyArray1<'py, f64>,
+    alpha: i64,
+) -> Bound<'py, PyArray1<f64>> {
+    let values = smoothed.as_array().to_vec();
+    let alpha = usize::try_from(alpha).unwrap_or(0);
+    PyArray1::from_vec(py, cetr::derivative(&values, alpha))
+}
+
+/// k-means' centroids (k x 2) and each point's cluster.
+type Clustering<'py> = (Bound<'py, numpy::PyArray2<f64>>, Bound<'py, PyArray1<i64>>);
+
+/// Lloyd's k-means over the rows of ``points`` (float64, n x 2) with centroid 0 pinned at the
+/// origin, seeded with the origin and the points at ``quantiles`` of distance from it: the
+/// centroids (float64, k x 2) and each point's cluster (int64). CETR's clustering, shared by
+/// the CETR algorithm and Dragnet's ``cetr_cluster`` column (``features::cetr``).
+#[pyfunction]
+fn kmeans_origin<'py>(
+    py: Python<'py>,
+    points: numpy::PyReadonlyArray2<'py, f64>,
+    quantiles: Vec<f64>,
+    max_iter: usize,
+) -> PyResult<Clustering<'py>> {
+    let view = points.as_array();
+    if view.ncols() != 2 {
+        return Err(PyValueError::new_err("points must have two columns"));
+    }
+    if quantiles.iter().any(|q| !(0.0..=1.0).contains(q)) {
+        return Err(PyValueError::new_err("quantiles lie within [0, 1]"));
+    }
+    let rows: Vec<[f64; 2]> = view.rows().into_iter().map(|r| [r[0], r[1]]).collect();
+    let (centroids, assignment) =
+        budget::detach(py, || cetr::kmeans_origin(&rows, &quantiles, max_iter))?;
+    let k = centroids.len();
+    let flat: Vec<f64> = centroids.into_iter().flatten().collect();
+    let centroids = PyArray1::from_vec(py, flat).reshape([k, 2])?;
+    let assignment = PyArray1::from_iter(py, assignment.into_iter().map(|c| c as i64));
+    Ok((centroids, assignment))
+}
+
 /// Two count arrays: one per text before, one after.
 type Counts<'py> = (Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<u64>>);
 
@@ -413,6 +459,10 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(budget::budget_left, module)?)?;
     module.add_class::<Trees>()?;
     module.add_class::<Page>()?;
+    module.add_class::<learned::LearnedModel>()?;
+    module.add_class::<learned::Scores>()?;
+    module.add_function(wrap_pyfunction!(learned::expected_f1_cut, module)?)?;
+    module.add_function(wrap_pyfunction!(learned::decide, module)?)?;
     module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
     module.add_function(wrap_pyfunction!(wrap_counts, module)?)?;
@@ -424,6 +474,8 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("NEIGHBOUR_COLUMNS", neighbours::NEIGHBOUR_COLUMNS.to_vec())?;
     module.add_function(wrap_pyfunction!(gaussian_kernel, module)?)?;
     module.add_function(wrap_pyfunction!(gaussian_smooth, module)?)?;
+    module.add_function(wrap_pyfunction!(kmeans_origin, module)?)?;
+    module.add_function(wrap_pyfunction!(cetr_derivative, module)?)?;
     module.add_function(wrap_pyfunction!(text_copies, module)?)?;
     module.add("BLOCK_TAGS", document::BLOCK_TAGS.to_vec())?;
     module.add("HEADING_TAGS", document::HEADING_TAGS.to_vec())?;

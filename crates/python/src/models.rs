@@ -144,62 +144,6 @@ impl Trees {
         };
         Ok(PyArray1::from_vec(py, out))
     }
-
-    /// The margins of rows ``rows`` (int64 indices; all rows when None) of a page whose
-    /// columns lie in several C-contiguous float32 matrices ``groups`` of equal height, without
-    /// joining them: column j of the trees' rows is column ``sources[j, 1]`` of group
-    /// ``sources[j, 0]`` (an int64 matrix of ``width`` rows). Complete layouts only; the GIL is
-    /// released while the rows are gathered and the trees walked.
-    #[pyo3(signature = (groups, sources, rows=None))]
-    fn margins_gathered<'py>(
-        &self,
-        py: Python<'py>,
-        groups: Vec<PyReadonlyArray2<'py, f32>>,
-        sources: PyReadonlyArray2<'py, i64>,
-        rows: Option<PyReadonlyArray1<'py, i64>>,
-    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let Layout::Complete(complete) = &self.layout else {
-            return Err(PyValueError::new_err(
-                "only complete-layout ensembles read column groups",
-            ));
-        };
-        if sources.shape()[1] != 2 {
-            return Err(PyValueError::new_err(
-                "sources holds a (group, column) pair per row",
-            ));
-        }
-        let height = groups.first().map_or(0, |g| g.shape()[0]);
-        let slices = groups
-            .iter()
-            .map(|g| Ok((g.as_slice()?, g.shape()[1])))
-            .collect::<PyResult<Vec<(&[f32], usize)>>>()?;
-        let index =
-            |v: i64| usize::try_from(v).map_err(|_| PyValueError::new_err("negative index"));
-        let sources = sources
-            .as_array()
-            .rows()
-            .into_iter()
-            .map(|pair| Ok((index(pair[0])?, index(pair[1])?)))
-            .collect::<PyResult<Vec<(usize, usize)>>>()?;
-        let rows = match rows {
-            Some(rows) => rows
-                .as_array()
-                .iter()
-                .map(|&r| index(r))
-                .collect::<PyResult<Vec<usize>>>()?,
-            None => (0..height).collect(),
-        };
-        let out =
-            crate::budget::detach(py, || complete.margins_gathered(&slices, &sources, &rows))?
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(PyArray1::from_vec(py, out))
-    }
-
-    /// Whether the complete-tree layout is used (the ensemble is shallow enough).
-    #[getter]
-    fn complete(&self) -> bool {
-        matches!(self.layout, Layout::Complete(_))
-    }
 }
 
 /// The block-sequence network, built once per model from its float32 weights.

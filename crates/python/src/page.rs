@@ -16,6 +16,9 @@ use thresher_core::filters;
 
 use crate::budget::detach;
 use thresher_core::hash::HashSet;
+use thresher_core::learned::{Decoding, PageInput, ScoreParams};
+
+use crate::learned::{LearnedModel, Scores};
 
 /// A sparse token matrix: the token columns, and each block's offset into them.
 type Bags<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
@@ -67,7 +70,7 @@ static PARAMS_BUILT: AtomicU64 = AtomicU64::new(0);
 /// The constants the tree facts are computed with, built once.
 #[pyclass(frozen, module = "thresher._core")]
 pub(crate) struct TreeFactsParams {
-    params: TreeParams,
+    pub(crate) params: TreeParams,
     id: u64,
     /// The base matrix's column names under these parameters, built on first use (one tuple
     /// handed to every page).
@@ -445,6 +448,76 @@ impl Page {
         })?;
         let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])?;
         Ok((names, array))
+    }
+
+    /// The page scored by a learned ``model`` in one call, the GIL released throughout:
+    /// features, stage 1, the context of its scores, stage 2 on the uncertain blocks, the
+    /// network, the main-run guard, the blend and the decoding (``decoding``: "expected_f1"
+    /// or "threshold"; see ``thresher.algorithms.flagship.Params`` for the others). The head's
+    /// facts are read by the caller, as for ``base_columns``.
+    #[pyo3(signature = (model, stop_words, *, title, structured_text, page_types, smoothing,
+                        confident, certain, decoding, threshold, never_empty, fallback_ratio,
+                        allow_empty, beta))]
+    #[allow(clippy::too_many_arguments)]
+    fn score(
+        &self,
+        py: Python<'_>,
+        model: &LearnedModel,
+        stop_words: &StopWords,
+        title: &str,
+        structured_text: &str,
+        page_types: HashSet<String>,
+        smoothing: bool,
+        confident: f64,
+        certain: f64,
+        decoding: &str,
+        threshold: f64,
+        never_empty: bool,
+        fallback_ratio: f64,
+        allow_empty: bool,
+        beta: f64,
+    ) -> PyResult<Scores> {
+        let decoding = Decoding::named(decoding)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown decoding {decoding:?}")))?;
+        let params = ScoreParams {
+            smoothing,
+            confident,
+            certain,
+            decoding,
+            threshold,
+            never_empty,
+            fallback_ratio,
+            allow_empty,
+            beta,
+        };
+        let tree_params = model.params.get();
+        let scores = detach(py, || {
+            let facts = self.facts(tree_params);
+            let head = Head {
+                title,
+                structured_text,
+                types: &page_types,
+            };
+            let input = PageInput {
+                dom: &self.dom,
+                doc: &self.doc,
+                facts: &facts,
+                params: &tree_params.params,
+                stop_words: &stop_words.words,
+                head: &head,
+            };
+            model.model.score(&input, &params)
+        })?;
+        Ok(Scores::new(scores))
+    }
+
+    /// CETR's decision per block with the paper's settings (a bool array): true outside the
+    /// k-means cluster at the origin (Dragnet's ``cetr_cluster`` column).
+    fn cetr_content<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let content = detach(py, || {
+            thresher_core::features::cetr::block_content(&self.doc)
+        })?;
+        Ok(PyArray1::from_vec(py, content))
     }
 
     /// How many blocks the page has.

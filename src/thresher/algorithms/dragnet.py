@@ -4,7 +4,8 @@ Blocks -> shallow-text features of the previous, current and next block
 (Kohlschütter et al.), binary id/class-token features (tokens chosen by their
 content/no-content odds ratio on the training data) and CETR features (the
 smoothed tag ratio, its derivative and the k-means cluster they put the block
-in) -> one classifier. Two models: content
+in) -> one classifier, scored by the core in one call
+(:func:`thresher.inference.learned.score_page`). Two models: content
 only (``dragnet``) and content plus user comments (``dragnet-comments``).
 """
 from __future__ import annotations
@@ -26,11 +27,13 @@ class Params:
 def _runner(model_file: str):
     def run(doc: Document, params: Params, context: Context) -> Classification:
         model = L.load_learned(context.model or L.shipped_model_path(model_file))
-        page = L.page_features(doc, context.language)
-        p = L.score_stage(model.stage("stage1"), L.dragnet_features(page, model.token_vocabulary))
         threshold = model.threshold if params.threshold is None else params.threshold
-        reasons = [f"p={x:.2f} (threshold {threshold:.2f})" for x in p] if context.explain else ()
-        return Classification.from_labels(p >= threshold, reasons, p)
+        # One native call: Dragnet's columns, its one model and the threshold (no fallback).
+        native = L.score_page(model, doc, context.language, smoothing=False, decoding="threshold",
+                              threshold=threshold, never_empty=False)
+        labels, p = native.classification()
+        reasons = tuple(f"p={x:.2f} (threshold {threshold:.2f})" for x in p) if context.explain else ()
+        return Classification(labels, p, reasons)
     return run
 
 

@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import _core
 from ..document.blocks import Document
 from ..inference import learned as L
 from .base import Algorithm, Classification, Context
@@ -81,9 +82,12 @@ class Params:
 
 class Scores(NamedTuple):
     """Per-block probabilities of one page (:class:`thresher.inference.learned.StageScores`; without
-    smoothing, stage 2's are stage 1's) and the model that gave them."""
+    smoothing, stage 2's are stage 1's), the labels and cut of the decoding, and the model that
+    gave them."""
 
     stages: L.StageScores
+    labels: tuple[bool, ...]
+    cut: float
     model: L.LearnedModel
 
     @property
@@ -91,22 +95,25 @@ class Scores(NamedTuple):
         return self.stages.final
 
 
-def scores(doc: Document, context: Context, smoothing: bool = True,
-           confident: float = Params.confident, model_file: str = MODEL_FILE,
-           certain: float = Params.certain) -> Scores:
+def scores(doc: Document, context: Context, params: Params = Params(), model_file: str = MODEL_FILE) -> Scores:
+    """``doc`` scored and decoded under ``params`` in one native call
+    (:func:`thresher.inference.learned.score_page`)."""
     model = L.load_learned(context.model or L.shipped_model_path(model_file))
-    stage2 = model.models.get("stage2") if smoothing else None
-    stages = L.two_stage_scores(model.stage("stage1"), stage2, L.page_features(doc, context.language),
-                                model.token_vocabulary, confident, model.network, certain)
-    return Scores(stages, model)
+    native = _score(model, doc, context, params)
+    return Scores(L.stage_scores(native), tuple(native.labels.tolist()), native.cut, model)
 
 
-def nothing_kept(keep: np.ndarray) -> bool:
-    return not keep.any()
+def _score(model: L.LearnedModel, doc: Document, context: Context, params: Params) -> _core.Scores:
+    decoding, threshold = decoding_rule(params, model)
+    return L.score_page(model, doc, context.language, smoothing=params.smoothing, confident=params.confident,
+                        certain=params.certain, decoding=decoding, threshold=threshold,
+                        never_empty=params.never_empty, fallback_ratio=params.fallback_ratio,
+                        allow_empty=params.allow_empty, beta=params.beta)
 
 
 def expected_f1_cut(p: np.ndarray, words: np.ndarray, allow_empty: bool = False, beta: float = 1.0) -> float:
-    """The probability cut that maximises the page's expected word F1.
+    """The probability cut that maximises the page's expected word F1 (computed by the core,
+    ``crates/core/src/learned/decode.rs``, the decoding :func:`scores` applies).
 
     Read as the chance that block i (``words[i]`` words) is content, ``p`` gives
     keeping the blocks at or above a cut an expected F1 of about
@@ -128,22 +135,8 @@ def expected_f1_cut(p: np.ndarray, words: np.ndarray, allow_empty: bool = False,
     ``beta`` other than 1 maximises the expected F-beta, (1 + b^2) * sum_kept(p * w) /
     (sum_kept(w) + b^2 * sum_all(p * w)), the same scan with other weights.
     """
-    if not len(p):
-        return 1.0
-    order = np.argsort(-p, kind="stable")
-    gain = np.cumsum((p * words)[order])
-    b2 = beta * beta
-    expected = (1.0 + b2) * gain / np.maximum(np.cumsum(words[order]) + b2 * gain[-1], 1e-12)
-    best = int(np.argmax(expected))
-    if allow_empty and likely_empty(p, float(expected[best])):
-        return math.inf
-    return float(p[order[best]])
-
-
-def likely_empty(p: np.ndarray, best_expected_f1: float) -> bool:
-    """No block being content (each independently, with probability 1 - p) is likelier
-    than the best cut's expected F1."""
-    return float(np.prod(1.0 - p)) > best_expected_f1
+    return _core.expected_f1_cut(np.asarray(p, np.float64).tolist(), np.asarray(words, np.float64).tolist(),
+                                 allow_empty, beta)
 
 
 def block_words(doc: Document) -> np.ndarray:
@@ -158,24 +151,17 @@ def decoding_rule(params: Params, model: L.LearnedModel) -> tuple[str, float]:
     return params.decoding or model.decoding, model.threshold
 
 
-def decide(p: np.ndarray, threshold: float, params: Params) -> tuple[np.ndarray, float]:
-    """Labels and the threshold actually applied (lowered by the never-empty fallback)."""
-    keep = p >= threshold
-    if params.never_empty and len(p) and nothing_kept(keep):
-        threshold = float(p.max()) * params.fallback_ratio
-        keep = p >= threshold
-    return keep, threshold
-
-
 def decide_page(p: np.ndarray, doc: Document, decoding: str, threshold: float,
                 params: Params) -> tuple[np.ndarray, float]:
     """Labels of ``doc``'s blocks and the cut applied: the page's expected-F1 cut (``inf``
     when it keeps nothing, see ``Params.allow_empty``), or ``threshold`` under the
-    "threshold" decoding, through :func:`decide` and its never-empty fallback."""
-    if decoding == "expected_f1":
-        cut = expected_f1_cut(p, block_words(doc), params.allow_empty, params.beta)
-        return p >= cut, cut  # the rule decides itself whether to keep nothing
-    return decide(p, threshold, params)
+    "threshold" decoding, lowered to ``fallback_ratio`` of the best score when nothing
+    reaches it and ``params.never_empty`` (the core's decoding, as :func:`scores` applies it)."""
+    keep, cut = _core.decide(np.asarray(p, np.float64).tolist(), block_words(doc).tolist(), decoding=decoding,
+                             threshold=threshold, never_empty=params.never_empty,
+                             fallback_ratio=params.fallback_ratio, allow_empty=params.allow_empty,
+                             beta=params.beta)
+    return np.asarray(keep, bool), cut
 
 
 def reason(own: float, in_context: float, final: float, threshold: float, rule: str = "threshold",
@@ -201,11 +187,14 @@ def reasons(stages: L.StageScores, threshold: float, rule: str) -> list[str]:
 
 def _runner(model_file: str):
     def run(doc: Document, params: Params, context: Context) -> Classification:
-        p = scores(doc, context, params.smoothing, params.confident, model_file, params.certain)
-        decoding, threshold = decoding_rule(params, p.model)
-        keep, threshold = decide_page(p.final, doc, decoding, threshold, params)
-        why = reasons(p.stages, threshold, L.DECODING_NAMES[decoding]) if context.explain else ()
-        return Classification.from_labels(keep, why, p.final)
+        model = L.load_learned(context.model or L.shipped_model_path(model_file))
+        native = _score(model, doc, context, params)
+        labels, final = native.classification()
+        if not context.explain:
+            return Classification(labels, final)
+        decoding, _ = decoding_rule(params, model)
+        return Classification(labels, final, tuple(reasons(L.stage_scores(native), native.cut,
+                                                           L.DECODING_NAMES[decoding])))
     return run
 
 

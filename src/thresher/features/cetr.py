@@ -48,17 +48,9 @@ def smooth(values: np.ndarray, sigma: float, radius_sigmas: float) -> np.ndarray
 
 
 def derivative(smoothed: np.ndarray, alpha: int) -> np.ndarray:
-    """``|mean of the next alpha values - value|`` (fewer near the end; 0 for the last)."""
-    n = len(smoothed)
-    out = np.zeros(n)
-    if n < 2 or alpha < 1:
-        return out
-    cumulative = np.concatenate(([0.0], np.cumsum(smoothed)))
-    index = np.arange(n - 1)
-    stop = np.minimum(index + 1 + alpha, n)
-    means = (cumulative[stop] - cumulative[index + 1]) / (stop - index - 1)
-    out[:-1] = np.abs(means - smoothed[:-1])
-    return out
+    """``|mean of the next alpha values - value|`` (fewer near the end; 0 for the last), computed
+    by the core."""
+    return _core.cetr_derivative(np.asarray(smoothed, dtype=np.float64), alpha)
 
 
 def unit_points(text_chars: np.ndarray, tag_counts: np.ndarray, sigma: float = SIGMA,
@@ -70,13 +62,6 @@ def unit_points(text_chars: np.ndarray, tag_counts: np.ndarray, sigma: float = S
 
 # ------------------------------------------------------------------ k-means
 
-def seed_centroids(points: np.ndarray, quantiles: tuple[float, ...]) -> np.ndarray:
-    """The origin, then the points at the given quantiles of distance from the origin."""
-    order = np.argsort(np.hypot(points[:, 0], points[:, 1]), kind="stable")
-    picks = [order[min(len(order) - 1, round(q * (len(order) - 1)))] for q in quantiles]
-    return np.vstack((np.zeros((1, 2)), points[picks]))
-
-
 def assign(points: np.ndarray, centroids: np.ndarray) -> np.ndarray:
     """Nearest centroid per point; ties go to the lower index (the origin first)."""
     d = ((points[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
@@ -85,28 +70,14 @@ def assign(points: np.ndarray, centroids: np.ndarray) -> np.ndarray:
 
 def kmeans_origin(points: np.ndarray, quantiles: tuple[float, ...] = SEED_QUANTILES,
                   max_iter: int = MAX_ITER) -> Clustering:
-    """Lloyd's k-means with centroid 0 pinned at the origin; deterministic."""
-    if not len(points):
-        return Clustering(np.zeros((len(quantiles) + 1, 2)), np.zeros(0, dtype=np.int64))
-    centroids = seed_centroids(points, quantiles)
-    assignment = assign(points, centroids)
-    for _ in range(max_iter):
-        centroids = _update(points, assignment, centroids)
-        new = assign(points, centroids)
-        if np.array_equal(new, assignment):
-            break
-        assignment = new
+    """Lloyd's k-means with centroid 0 pinned at the origin, seeded with the origin and the points
+    at ``quantiles`` of distance from it (the nearest first); the free clusters move to their
+    members' means (an empty one keeps its centroid) until no point changes cluster, at most
+    ``max_iter`` times. Deterministic; computed by the core (``crates/core/src/features/cetr.rs``,
+    which Dragnet's ``cetr_cluster`` column reads too)."""
+    centroids, assignment = _core.kmeans_origin(np.ascontiguousarray(points, np.float64).reshape(-1, 2),
+                                                list(quantiles), max_iter)
     return Clustering(centroids, assignment)
-
-
-def _update(points: np.ndarray, assignment: np.ndarray, centroids: np.ndarray) -> np.ndarray:
-    """Means of the free clusters (an empty one keeps its centroid); the origin stays put."""
-    out = centroids.copy()
-    for c in range(1, len(centroids)):
-        members = assignment == c
-        if members.any():
-            out[c] = points[members].mean(axis=0)
-    return out
 
 
 def is_content(clustering: Clustering) -> np.ndarray:
@@ -121,6 +92,6 @@ def block_units(doc: Document) -> tuple[np.ndarray, np.ndarray]:
 
 
 def block_content(doc: Document) -> np.ndarray:
-    """CETR's decision per block with the paper's settings: True outside the origin's cluster."""
-    chars, tags = block_units(doc)
-    return is_content(kmeans_origin(unit_points(chars, tags)))
+    """CETR's decision per block with the paper's settings: True outside the origin's cluster
+    (the core's ``cetr::block_content``, which Dragnet's ``cetr_cluster`` column reads)."""
+    return doc.native.cetr_content()

@@ -10,6 +10,12 @@ Both stages are tree ensembles evaluated by :mod:`thresher.inference.treemodel`.
 add a third, a block-sequence network (:mod:`thresher.inference.seqmodel`) that reads the base
 features and its own id/class-token columns for the whole page in reading order; the final
 scores then average it with stage 2's (the ``thresher-accurate`` model).
+
+Extraction scores a page in one native call (:func:`score_page`): the file is loaded once into
+``thresher._core.LearnedModel`` (checked array by array, see ``crates/core/src/learned.rs``), and
+``Page.score`` runs every step above with the GIL released. The column functions here are the
+ones training reads (the same native feature code, one group at a time), and
+:func:`two_stage_scores` composes them for models held in memory while they are trained.
 """
 from __future__ import annotations
 
@@ -29,8 +35,10 @@ from ..document.language import stopwords
 from ..errors import ModelError
 from ..features.candidates import NAMES as CANDIDATE_NAMES, candidate_columns
 from ..features.cetr import block_content
+from ..features.head import page_types, structured_text
+from ..features.native import native_stop_words, tree_params
 from .seqmodel import SequenceNet
-from .treemodel import Model, TreeEnsemble, load, probability, sigmoid
+from .treemodel import Model, build, probability, read, sigmoid
 
 # Kohlschütter's text and link density, as Dragnet names them, plus the block's word count (which
 # Dragnet's own shallow features lack; docs/design-measurements.md).
@@ -42,18 +50,19 @@ DECODING_NAMES = {"expected_f1": "expected-F1 cut", "threshold": "threshold"}  #
 
 @dataclass(frozen=True)
 class PageFeatures:
-    """Everything a learned model needs from one page, before the token vocabulary is applied."""
+    """Everything a learned model needs from one page, before the token vocabulary is applied
+    (what training and the explain details read; extraction scores in one native call)."""
 
     base: F.Columns
     doc: Document
 
-    @cached_property
+    @property
     def candidates(self) -> F.Columns:
         """Readability's candidate columns (:func:`thresher.features.candidates.candidate_columns`),
-        computed when first read: the flagship's stage 1 reads them, Dragnet does not."""
+        computed when read: the flagship's stage 1 reads them, Dragnet does not."""
         return candidate_columns(self.doc)
 
-    @cached_property
+    @property
     def token_sets(self) -> list[set[str]]:
         """Per block: the id/class tokens on its element and 2 ancestors (what training counts)."""
         return F.token_sets(self.doc)
@@ -181,44 +190,21 @@ def network_scores(network: Network | None, page: PageFeatures) -> np.ndarray | 
     if network is None:
         return None
     model = network.model
-    if isinstance(model, SequenceNet) and reads_base_and_bags(model, page.base.names, network.vocabulary.tokens):
+    if isinstance(model, SequenceNet) and model.token_columns == network.vocabulary.names \
+            and not F.selection(page.base.names, model.numeric_names)[1]:
         bags = F.token_bags(page.doc, network.vocabulary)
         return sigmoid(model.margin_bags(page.base.select(model.numeric_names), bags.indices, bags.offsets))
     return score_stage(model, network_features(page, network.vocabulary))
 
 
-def reads_base_and_bags(model: SequenceNet, base_names: tuple[str, ...], vocabulary: tuple[str, ...]) -> bool:
-    """The network's numeric inputs are among ``base_names`` and its token columns are
-    ``vocabulary``'s, in order (then :meth:`SequenceNet.margin_bags` reads the page's base
-    columns by name, and its tokens as bags). Memoised on the model per vocabulary object and
-    base layout: every page asks with the same vocabulary, whose long tuple is then not
-    hashed again."""
-    memo = model.__dict__.setdefault("_reads_bags", {})  # derived data, never changed after
-    held = memo.get(id(vocabulary))
-    if held is None or held[0] is not vocabulary:  # an id is only trusted with its object held
-        if len(memo) >= 8:
-            memo.clear()
-        held = memo[id(vocabulary)] = (vocabulary, tokens_match(model.token_columns, vocabulary), {})
-    _, tokens, layouts = held
-    if base_names not in layouts:
-        layouts[base_names] = not F.selection(base_names, model.numeric_names)[1]
-    return tokens and layouts[base_names]
-
-
-@lru_cache(maxsize=8)
-def tokens_match(token_columns: tuple[str, ...], vocabulary: tuple[str, ...]) -> bool:
-    """Whether ``token_columns`` are ``vocabulary``'s token columns, in order (memoised: a
-    model's columns and vocabulary are the same tuples on every page)."""
-    return token_columns == F.token_names(vocabulary)
-
-
 def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vocabulary: F.Vocabulary,
                      confident: float, network: Network | None = None, certain: float = 0.0) -> StageScores:
-    """The flagship's scores. Without a stage-2 model every stage's are stage 1's; a
+    """The flagship's scores from models held in memory (training's; extraction reads a loaded
+    file through :func:`score_page`, which runs the same steps natively). Without a stage-2 model every stage's are stage 1's; a
     ``network`` is averaged in with its weight. Stage 2 scores only the blocks whose stage-1
     score is not ``certain`` (see :func:`uncertain`); the others keep their stage-1 score."""
     s1 = stage1_groups(page, vocabulary, reads_candidates(stage1))
-    own = score_groups(stage1, s1)
+    own = score_stage(stage1, F.concat(s1))
     net = network_scores(network, page)
     weight = network.weight if network is not None else 0.0
     if stage2 is None:
@@ -227,7 +213,7 @@ def two_stage_scores(stage1: Model, stage2: Model | None, page: PageFeatures, vo
     context = own.copy()
     rows = uncertain(own, certain)
     if rows.any():
-        context[rows] = score_groups(stage2, [*s1, around], np.flatnonzero(rows))
+        context[rows] = score_stage(stage2, F.concat([group.rows(rows) for group in [*s1, around]]))
     guarded = guard_confident(own, context, around.column("run_member") > 0, confident)
     return StageScores(own, context, guarded, net, blend(guarded, net, weight))
 
@@ -249,35 +235,31 @@ def uncertain(own: np.ndarray, certain: float) -> np.ndarray:
 
 @dataclass(frozen=True)
 class LearnedModel:
-    """A loaded model file: named tree ensembles plus the vocabulary and threshold they were trained with."""
+    """A loaded model file: ``native``, the whole file checked and laid out by the core (what
+    extraction scores with), and the same models as Python objects with the vocabulary,
+    threshold and meta they were trained with (what the explain details read)."""
 
     models: dict
     vocabulary: tuple[str, ...]
     threshold: float
     meta: dict
-
-    @cached_property
-    def network(self) -> Network | None:
-        """The file's sequence network, if it has one. Its token columns are the file's
-        ``network_vocabulary`` (files without that entry share the trees' vocabulary). Built once
-        per loaded model: every page then looks its tokens up through the same native table."""
-        if "network" not in self.models:
-            return None
-        vocabulary = F.Vocabulary(tuple(self.meta.get("network_vocabulary", self.vocabulary)))
-        return Network(self.models["network"], vocabulary, float(self.meta.get("network_weight", 0.0)))
-
-    @cached_property
-    def token_vocabulary(self) -> F.Vocabulary:
-        """The trees' token vocabulary, built once per loaded model."""
-        return F.Vocabulary(self.vocabulary)
+    native: _core.LearnedModel
+    token_vocabulary: F.Vocabulary
 
     @property
     def decoding(self) -> str:
         """How the flagship turns this model's scores into labels ("threshold" unless the file says)."""
-        decoding = self.meta.get("decoding", "threshold")
-        if decoding not in DECODINGS:
-            raise ModelError(f"model file names an unknown decoding {decoding!r} (known: {', '.join(DECODINGS)})")
-        return decoding
+        return self.native.decoding
+
+    @property
+    def network(self) -> Network | None:
+        """The file's sequence network as a Python object, if it has one (what training's
+        :func:`two_stage_scores` reads). Its token columns are the file's ``network_vocabulary``
+        (files without that entry share the trees' vocabulary)."""
+        if "network" not in self.models:
+            return None
+        vocabulary = F.Vocabulary(tuple(self.meta.get("network_vocabulary", self.vocabulary)))
+        return Network(self.models["network"], vocabulary, float(self.meta.get("network_weight", 0.0)))
 
     def stage(self, name: str) -> Model:
         try:
@@ -297,8 +279,21 @@ def load_learned(path: str) -> LearnedModel:
 
 @lru_cache(maxsize=8)
 def _load_learned(path: str, _mtime_ns: int, _size: int) -> LearnedModel:
-    models, meta = load(path)
-    return LearnedModel(models, tuple(meta.get("vocabulary", ())), float(meta.get("threshold", 0.5)), meta)
+    header, arrays = read(path)
+    native = native_model(path, header, arrays)
+    models, meta = build(path, header, arrays)
+    vocabulary = tuple(meta.get("vocabulary", ()))
+    return LearnedModel(models, vocabulary, native.threshold, meta, native, F.Vocabulary(vocabulary))
+
+
+def native_model(path: str, header: dict, arrays: dict[str, np.ndarray]) -> _core.LearnedModel:
+    """The core's model of a file's ``header`` and ``arrays``: every array is checked (shapes,
+    indices in range, finite values where they must be), and a file that is not sound is a
+    :class:`ModelError` saying what is wrong."""
+    try:
+        return _core.LearnedModel(header, arrays, tree_params())
+    except (ValueError, TypeError) as exc:
+        raise ModelError(f"{path}: {exc}") from None
 
 
 @lru_cache(maxsize=8)
@@ -312,6 +307,27 @@ def shipped_model_path(filename: str) -> str:
         return str(path)
 
 
+def score_page(model: LearnedModel, doc: Document, language: str, *, smoothing: bool = True,
+               confident: float = 0.7, certain: float = 0.05, decoding: str = "threshold",
+               threshold: float = 0.5, never_empty: bool = True, fallback_ratio: float = 0.5,
+               allow_empty: bool = False, beta: float = 1.0) -> _core.Scores:
+    """``doc`` scored by ``model`` in one native call (the GIL released): features, stage 1,
+    the context of its scores, stage 2 on the uncertain blocks (unless ``smoothing`` is off),
+    the network, the main-run guard, the blend and the decoding (see
+    :class:`thresher.algorithms.flagship.Params` for the parameters). The head's facts are
+    read here and handed over."""
+    return doc.native.score(model.native, native_stop_words(stopwords(language)), title=doc.title,
+                            structured_text=structured_text(doc), page_types=page_types(doc),
+                            smoothing=smoothing, confident=confident, certain=certain, decoding=decoding,
+                            threshold=threshold, never_empty=never_empty, fallback_ratio=fallback_ratio,
+                            allow_empty=allow_empty, beta=beta)
+
+
+def stage_scores(scores: _core.Scores) -> StageScores:
+    """The steps of a native score as :class:`StageScores` (what explain reads)."""
+    return StageScores(scores.own, scores.context, scores.guarded, scores.network, scores.final_scores)
+
+
 def checked(model: Model, columns: F.Columns) -> np.ndarray:
     """The columns ``model`` reads, by name and in its order: a model trained before a feature
     was added keeps working. A feature it reads that this thresher no longer computes is a
@@ -321,57 +337,3 @@ def checked(model: Model, columns: F.Columns) -> np.ndarray:
 
 def score_stage(model: Model, columns: F.Columns) -> np.ndarray:
     return probability(model, checked(model, columns))
-
-
-# Pages of at least this many blocks have their tree ensembles read the column groups in place
-# (see score_groups): below it the joined copy is small and numpy makes it faster than the core
-# gathers the columns; above it the copies grow with the page into most of its memory.
-GATHER_MIN_ROWS = 4096
-
-
-def score_groups(model: Model, groups: list[F.Columns], rows: np.ndarray | None = None,
-                 min_rows: int = GATHER_MIN_ROWS) -> np.ndarray:
-    """:func:`score_stage` of the ``groups`` joined side by side, on ``rows`` (indices; all rows
-    when None). On a page of ``min_rows`` blocks or more a tree ensemble reads the
-    groups in place, gathering the columns its splits read a few rows at a time
-    (:func:`gather_plan`), so no joined copy of the page's columns is made; the scores are the
-    same either way. Other models, and trees too deep for the core's complete layout, read the
-    joined copy."""
-    height = len(groups[0].values) if groups else 0
-    large = height >= min_rows
-    plan = gather_plan(model, tuple(group.names for group in groups)) \
-        if large and isinstance(model, TreeEnsemble) else None
-    if plan is not None:
-        compact, sources = plan
-        if rows is None or len(rows):
-            values = [np.ascontiguousarray(group.values, np.float32) for group in groups]
-            try:
-                margins = compact._compiled(len(sources)).margins_gathered(values, sources, rows)
-            except ValueError as exc:
-                raise ModelError(f"a tree model does not fit its rows: {exc}") from None
-            return sigmoid(margins)
-    # Only the rows scored are joined (each group's rows taken first: one copy of those rows less).
-    return score_stage(model, F.concat(groups if rows is None else [group.rows(rows) for group in groups]))
-
-
-def gather_plan(model: TreeEnsemble, layout: tuple[tuple[str, ...], ...]) -> tuple[TreeEnsemble, np.ndarray] | None:
-    """``model`` reading only the features its splits read, and where each of those lies in
-    column groups named ``layout``: an int64 matrix of (group, column) rows. None when the
-    core cannot walk the model over groups (trees deeper than its complete layout). Built
-    once per model and layout (a page's groups are named alike on every page). A feature the
-    model was trained on that the groups lack is a ModelError, as :func:`checked` makes it."""
-    plans = model.__dict__.setdefault("_gather_plans", {})  # derived data, never changed after
-    if layout in plans:
-        return plans[layout]
-    names = tuple(name for group in layout for name in group)
-    if F.selection(names, tuple(model.feature_names))[1]:
-        checked(model, F.Columns(names, np.zeros((0, len(names)), np.float32)))  # raises its ModelError
-    read = tuple(sorted(model.read_features()))
-    flat, _ = F.selection(names, read)
-    group_of = np.repeat(np.arange(len(layout)), [len(group) for group in layout])
-    first = np.cumsum([0] + [len(group) for group in layout])[:-1]
-    sources = np.column_stack([group_of[flat], flat - first[group_of[flat]]]).astype(np.int64).reshape(-1, 2)
-    compact = model.with_feature_names(read)
-    plan = (compact, sources) if read and compact._compiled(len(read)).complete else None
-    plans[layout] = plan
-    return plan

@@ -176,8 +176,10 @@ def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -
 _UNREADABLE = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error)
 
 
-def load(path: str | Path) -> tuple[dict[str, Model], dict]:
-    """Read a model file written by :func:`save`; raise :class:`ModelError` when it is not one."""
+def read(path: str | Path) -> tuple[dict, dict[str, np.ndarray]]:
+    """The parsed header and the arrays of a model file written by :func:`save` (numpy reads
+    the archive, without pickle); :class:`ModelError` when it is not one or names another
+    schema or an unknown version."""
     try:
         data = np.load(path, allow_pickle=False)
         if not isinstance(data, np.lib.npyio.NpzFile):
@@ -194,6 +196,16 @@ def load(path: str | Path) -> tuple[dict[str, Model], dict]:
     if header.get("version") not in READABLE_VERSIONS:
         raise ModelError(f"{path}: model version {header.get('version')} unsupported "
                          f"(this thresher reads {', '.join(map(str, READABLE_VERSIONS))})")
+    return header, arrays
+
+
+def load(path: str | Path) -> tuple[dict[str, Model], dict]:
+    """Read a model file written by :func:`save`; raise :class:`ModelError` when it is not one."""
+    return build(path, *read(path))
+
+
+def build(path: str | Path, header: dict, arrays: dict[str, np.ndarray]) -> tuple[dict[str, Model], dict]:
+    """The models of a file read by :func:`read`, and its header's meta."""
     try:
         models = {name: _build(name, spec, arrays) for name, spec in header["models"].items()}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -130,6 +130,122 @@ pub fn columns(doc: &Document) -> Columns {
     cols
 }
 
+/// The CETR paper's settings for the block decision ([`block_content`]): the smoothing's
+/// reach, the derivative's look-ahead, k-means' seeds (quantiles of the points' distance
+/// from the origin) and its iteration bound.
+pub const ALPHA: usize = 3;
+pub const SEED_QUANTILES: [f64; 2] = [0.5, 0.95];
+pub const MAX_ITER: usize = 100;
+
+/// `|mean of the next alpha values - value|` (fewer near the end; 0 for the last), the
+/// means taken from running sums as the Python definition takes them.
+pub fn derivative(smoothed: &[f64], alpha: usize) -> Vec<f64> {
+    let n = smoothed.len();
+    let mut out = vec![0.0; n];
+    if n < 2 || alpha < 1 {
+        return out;
+    }
+    let mut cumulative = Vec::with_capacity(n + 1);
+    cumulative.push(0.0);
+    let mut total = 0.0;
+    for &v in smoothed {
+        total += v;
+        cumulative.push(total);
+    }
+    for i in 0..n - 1 {
+        let stop = (i + 1 + alpha).min(n);
+        let mean = (cumulative[stop] - cumulative[i + 1]) / (stop - i - 1) as f64;
+        out[i] = (mean - smoothed[i]).abs();
+    }
+    out
+}
+
+/// Lloyd's k-means over 2-d `points` with centroid 0 pinned at the origin, seeded with the
+/// origin and the points at `quantiles` of distance from it; deterministic. Returns the
+/// centroids (the origin first) and each point's cluster (ties go to the lower centroid).
+pub fn kmeans_origin(
+    points: &[[f64; 2]],
+    quantiles: &[f64],
+    max_iter: usize,
+) -> (Vec<[f64; 2]>, Vec<usize>) {
+    let n = points.len();
+    if n == 0 {
+        return (vec![[0.0, 0.0]; quantiles.len() + 1], Vec::new());
+    }
+    let distance: Vec<f64> = points.iter().map(|p| p[0].hypot(p[1])).collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        distance[a]
+            .partial_cmp(&distance[b])
+            .unwrap_or_else(|| distance[a].is_nan().cmp(&distance[b].is_nan()))
+    });
+    let mut centroids = vec![[0.0, 0.0]];
+    for &q in quantiles {
+        // Python's round: halves go to the even neighbour.
+        let at = (q * (n - 1) as f64).round_ties_even().max(0.0) as usize;
+        centroids.push(points[order[at.min(n - 1)]]);
+    }
+    let assign = |centroids: &[[f64; 2]]| -> Vec<usize> {
+        points
+            .iter()
+            .map(|p| {
+                let mut best = (0usize, f64::INFINITY);
+                for (c, centre) in centroids.iter().enumerate() {
+                    let (dx, dy) = (p[0] - centre[0], p[1] - centre[1]);
+                    let d = dx * dx + dy * dy;
+                    if d < best.1 || (c == 0 && d.is_nan()) {
+                        best = (c, d);
+                    }
+                }
+                best.0
+            })
+            .collect()
+    };
+    let mut assignment = assign(&centroids);
+    for _ in 0..max_iter {
+        // The free clusters' means (an empty one keeps its centroid); the origin stays.
+        for (c, centre) in centroids.iter_mut().enumerate().skip(1) {
+            let (mut sum, mut count) = ([0.0, 0.0], 0usize);
+            for (p, &a) in points.iter().zip(&assignment) {
+                if a == c {
+                    sum[0] += p[0];
+                    sum[1] += p[1];
+                    count += 1;
+                }
+            }
+            if count > 0 {
+                *centre = [sum[0] / count as f64, sum[1] / count as f64];
+            }
+        }
+        let new = assign(&centroids);
+        if new == assignment {
+            break;
+        }
+        assignment = new;
+    }
+    (centroids, assignment)
+}
+
+/// CETR's decision per block with the paper's settings (the blocks playing the source's
+/// lines, the smoothing renormalised at the ends): true outside the origin's cluster.
+/// Dragnet's `cetr_cluster` column.
+pub fn block_content(doc: &Document) -> Vec<bool> {
+    let chars: Vec<f64> = doc.blocks.iter().map(|b| f64::from(b.chars)).collect();
+    let tags: Vec<f64> = doc.blocks.iter().map(|b| f64::from(b.tags)).collect();
+    let kernel = gaussian_kernel(SIGMA, RADIUS_SIGMAS).unwrap_or_else(|| vec![1.0]);
+    let smoothed = smooth(&tag_ratios(&chars, &tags), &kernel, Edges::Renormalise);
+    let points: Vec<[f64; 2]> = smoothed
+        .iter()
+        .zip(derivative(&smoothed, ALPHA))
+        .map(|(&s, d)| [s, d])
+        .collect();
+    kmeans_origin(&points, &SEED_QUANTILES, MAX_ITER)
+        .1
+        .into_iter()
+        .map(|c| c != 0)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +298,24 @@ mod tests {
         // One unit: extended, it is its own neighbours.
         assert!(close(&smooth(&[5.0], &k, Edges::Extend), &[5.0]));
         assert!(close(&smooth(&[5.0], &k, Edges::Renormalise), &[5.0]));
+    }
+
+    #[test]
+    fn kmeans_splits_far_points_from_the_origin() {
+        let points = [[0.0, 0.0], [0.1, 0.0], [10.0, 1.0], [11.0, 1.0], [0.2, 0.1]];
+        let (centroids, clusters) = kmeans_origin(&points, &SEED_QUANTILES, MAX_ITER);
+        assert_eq!(centroids[0], [0.0, 0.0]);
+        assert_eq!(clusters[0], 0);
+        assert_eq!(clusters[1], 0);
+        assert_ne!(clusters[2], 0);
+        assert_ne!(clusters[3], 0);
+        assert!(kmeans_origin(&[], &SEED_QUANTILES, MAX_ITER).1.is_empty());
+    }
+
+    #[test]
+    fn the_derivative_looks_ahead() {
+        assert_eq!(derivative(&[1.0, 2.0, 4.0], 3), [2.0, 2.0, 0.0]);
+        assert_eq!(derivative(&[1.0], 3), [0.0]);
     }
 
     #[test]

@@ -156,38 +156,6 @@ fn float32_rows_split_as_their_float64_values() {
 }
 
 #[test]
-fn gathered_rows_score_as_the_joined_rows() {
-    let arrays = stumps();
-    let ensemble = view(&arrays, 0.5);
-    let complete = CompleteEnsemble::new(&ensemble, 2, 2).unwrap().unwrap();
-    // Column 0 of the rows lives in group 1 (column 2), column 1 in group 0 (column 0).
-    let rows = 2 * ROW_GROUP + 5;
-    let a: Vec<f32> = (0..rows).map(|i| (i % 5) as f32 * 0.9).collect();
-    let b: Vec<f32> = (0..rows * 3).map(|i| (i % 7) as f32 * 0.2).collect();
-    let picked: Vec<usize> = (0..rows).rev().step_by(2).collect();
-    let joined: Vec<f32> = picked.iter().flat_map(|&r| [b[r * 3 + 2], a[r]]).collect();
-    let mut expected = vec![0.0; picked.len()];
-    complete.margins(&joined, &mut expected);
-    let groups = [(&a[..], 1), (&b[..], 3)];
-    let got = complete
-        .margins_gathered(&groups, &[(1, 2), (0, 0)], &picked)
-        .unwrap();
-    assert_eq!(got, expected);
-    assert_eq!(
-        complete.margins_gathered(&groups, &[(1, 3), (0, 0)], &picked),
-        Err(GatherError::Column)
-    );
-    assert_eq!(
-        complete.margins_gathered(&groups, &[(1, 2), (0, 0)], &[rows]),
-        Err(GatherError::Row)
-    );
-    assert_eq!(
-        complete.margins_gathered(&groups, &[(1, 2)], &picked),
-        Err(GatherError::Width)
-    );
-}
-
-#[test]
 fn pairwise_sum_matches_plain_sum_on_exact_values() {
     let values: Vec<f64> = (0..300).map(f64::from).collect();
     assert_eq!(pairwise_sum(&values), 299.0 * 300.0 / 2.0);
@@ -203,9 +171,4 @@ fn an_ensemble_without_trees_gives_its_base() {
     let mut out = [0.0; 3];
     complete.margins(&[1.0f32; 6], &mut out);
     assert_eq!(out, [0.75; 3]);
-    let column = [0.5f32; 3];
-    let got = complete
-        .margins_gathered(&[(&column[..], 1)], &[(0, 0), (0, 0)], &[0, 2])
-        .unwrap();
-    assert_eq!(got, [0.75; 2]);
 }

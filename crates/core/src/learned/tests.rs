@@ -1,0 +1,127 @@
+use super::*;
+
+fn stumps() -> TreeArrays {
+    // Two stumps on features 0 and 1.
+    TreeArrays {
+        feature: vec![0, -1, -1, 1, -1, -1],
+        threshold: vec![0.5, 0.0, 0.0, 2.0, 0.0, 0.0],
+        left: vec![1, 1, 2, 4, 4, 5],
+        right: vec![2, 1, 2, 5, 4, 5],
+        value: vec![0.0, -1.0, 1.0, 0.0, 10.0, 20.0],
+        roots: vec![0, 3],
+        depth: 1,
+        base: 0.0,
+    }
+}
+
+fn file(trees: TreeArrays, names: &[&str]) -> FileSpec {
+    let mut models = HashMap::new();
+    models.insert(
+        "stage1".to_owned(),
+        ModelSpec {
+            feature_names: names.iter().map(|n| (*n).to_owned()).collect(),
+            kind: Kind::Trees(trees),
+        },
+    );
+    FileSpec {
+        models,
+        vocabulary: vec!["nav".into()],
+        threshold: 0.5,
+        ..FileSpec::default()
+    }
+}
+
+fn base_names() -> Vec<String> {
+    vec!["a".into(), "b".into()]
+}
+
+#[test]
+fn a_sound_file_loads() {
+    let model = LearnedModel::new(&file(stumps(), &["a", "tok_nav"]), &base_names()).unwrap();
+    assert_eq!(model.stage1.reads, [Source::Base(0), Source::Token(0)]);
+    assert!(!model.has_stage2() && !model.has_network());
+}
+
+#[test]
+fn bad_arrays_are_refused() {
+    let names = ["a", "b"];
+    let mut nan_leaf = stumps();
+    nan_leaf.value[1] = f64::NAN;
+    let mut far_feature = stumps();
+    far_feature.feature[3] = i64::MAX;
+    let mut far_child = stumps();
+    far_child.left[0] = 99;
+    let mut short = stumps();
+    short.threshold.pop();
+    let mut cycle = stumps();
+    cycle.feature[1] = 0;
+    cycle.left[1] = 0;
+    let mut nan_threshold = stumps();
+    nan_threshold.threshold[0] = f64::NAN;
+    let mut far_root = stumps();
+    far_root.roots[1] = -1;
+    for (bad, says) in [
+        (nan_leaf, "not finite"),
+        (far_feature, "beyond its 2 features"),
+        (far_child, "outside the 6 nodes"),
+        (short, "threshold holds 5 nodes"),
+        (cycle, "cycle"),
+        (nan_threshold, "NaN threshold"),
+        (far_root, "a root -1"),
+    ] {
+        let error = LearnedModel::new(&file(bad, &names), &base_names()).unwrap_err();
+        assert!(error.0.contains(says), "{error} lacks {says:?}");
+    }
+}
+
+#[test]
+fn an_unknown_feature_is_refused() {
+    let error = LearnedModel::new(&file(stumps(), &["a", "zzz"]), &base_names()).unwrap_err();
+    assert!(error.0.contains("\"zzz\""), "{error}");
+    // A token outside the vocabulary is not a column either.
+    assert!(LearnedModel::new(&file(stumps(), &["a", "tok_main"]), &base_names()).is_err());
+}
+
+#[test]
+fn the_expected_f1_cut_follows_the_page() {
+    let p = [0.9, 0.8, 0.1];
+    let words = [10.0, 10.0, 10.0];
+    assert_eq!(expected_f1_cut(&p, &words, false, 1.0), 0.8);
+    assert_eq!(expected_f1_cut(&[], &[], false, 1.0), 1.0);
+    // Nothing likely content: keeping nothing wins when allowed.
+    let low = [0.01, 0.02];
+    assert!(expected_f1_cut(&low, &[1.0, 1.0], true, 1.0).is_infinite());
+    assert!(expected_f1_cut(&low, &[1.0, 1.0], false, 1.0).is_finite());
+}
+
+#[test]
+fn the_threshold_falls_back_when_nothing_is_kept() {
+    let params = ScoreParams {
+        smoothing: true,
+        confident: 0.7,
+        certain: 0.05,
+        decoding: Decoding::Threshold,
+        threshold: 0.5,
+        never_empty: true,
+        fallback_ratio: 0.75,
+        allow_empty: false,
+        beta: 1.0,
+    };
+    let (labels, cut) = decide(&[0.2, 0.4], &[1.0, 1.0], &params);
+    assert_eq!(labels, [false, true]);
+    assert_eq!(cut, 0.4 * 0.75);
+    let strict = ScoreParams {
+        never_empty: false,
+        ..params
+    };
+    assert_eq!(
+        decide(&[0.2, 0.4], &[1.0, 1.0], &strict),
+        (vec![false, false], 0.5)
+    );
+}
+
+#[test]
+fn uncertain_rows_lie_inside_the_band() {
+    assert_eq!(uncertain(&[0.01, 0.5, 0.99], 0.05), [1]);
+    assert_eq!(uncertain(&[0.01, 0.5, 0.99], 0.0), [0, 1, 2]);
+}
