@@ -3,9 +3,10 @@
 The event loop never runs an extraction: each one is a job for :class:`Workers`' thread pool
 (the core releases the GIL while it parses, so threads run in parallel there). At most
 ``max_concurrency`` jobs are admitted at once, running or waiting for a thread; past that a
-request is refused at once with 503. A request waits at most ``budget`` seconds for its job and
-then gets 504; the job's thread cannot be stopped, so its place stays taken until it ends, which
-keeps runaway pages from piling up work behind the count.
+request is refused at once with 503. Each job runs under the core's time budget of ``budget``
+seconds (:class:`thresher.ExtractionTimeout` stops its native and Python work), and the request
+waits at most that long for it before a 504; a job keeps its place until its thread has let go
+of it, so work can never pile up behind the count.
 """
 from __future__ import annotations
 
