@@ -469,7 +469,7 @@ def make_readability_dataset(root: Path, n: int = 16, seed: int = 0) -> Path:
 
 def test_training_reads_the_readability_layout(tmp_path):
     root = make_readability_dataset(tmp_path / "readability-like")
-    pages = T.prepare_pages([root], log=quiet)
+    pages = T.prepare_dataset([root], log=quiet).pages
     assert len(pages) == 16 and {p.type for p in pages} == {"article"}
     assert all(p.labels.any() and not p.labels.all() for p in pages)
 
