@@ -80,7 +80,7 @@ def test_markdown_inline_style_spaces_stay_outside_markers():
 
 def test_markdown_lists_nest_by_enclosing_lists():
     out = md("<ul><li>one</li><li>two<ul><li>two a</li></ul></li></ul><ol><li>first</li><li>second</li></ol>")
-    assert out == "- one\n- two\n  - two a\n\n1. first\n1. second"
+    assert out == "- one\n- two\n  - two a\n\n1. first\n2. second"
 
 
 def test_markdown_table_has_header_separator_after_first_row():

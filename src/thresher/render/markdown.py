@@ -27,9 +27,11 @@ from .common import (
     CODE,
     ITALIC,
     NO_IMAGES,
+    STRIKE,
     Image,
     ImagePlacement,
     Layout,
+    above,
     cell_blocks,
     clean_text,
     code_run_end,
@@ -44,13 +46,14 @@ from .common import (
     runs,
     safe_url,
     split_space,
+    subtree_end,
     table_caption,
     table_rows,
 )
 from .extraction import Extraction
 from .selection import select, title_heading_needed
 
-_INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
+_INLINE_SPECIAL = re.compile(r"([\\`*\[\]]|~~)|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
 _LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
 _RULE_LINE = re.compile(r"^(\s*)([-=])(?=[-=\s]*$)", re.M)  # "---" / "===" would make a rule or heading
 _BACKTICKS = re.compile(r"`+")
@@ -66,6 +69,7 @@ class Chunk(NamedTuple):
 
     text: str
     group: tuple[str, int] | tuple[()] = ()  # blocks of one group (a list) join with one newline
+    quote: int = -1  # the outermost blockquote it is in: chunks of one quote join inside it
 
 
 def escape(text: str) -> str:
@@ -113,6 +117,8 @@ def _styled(core: str, kinds: Sequence[str], href: str, links: bool, base: str |
             out = f"**{out}**"
         if any(k in ITALIC for k in kinds):
             out = f"*{out}*"
+        if any(k in STRIKE for k in kinds):
+            out = f"~~{out}~~"
     if links and "a" in kinds:
         url = link_destination(safe_url(href, base))
         if url:
@@ -172,11 +178,24 @@ def inline(doc: Document, lay: Layout, block: Block, links: bool) -> str:
     return escape_line_starts("\n".join(line for line in lines if line))
 
 
+_LANGUAGE_PREFIXES = ("language-", "lang-", "highlight-source-", "highlight-", "brush:")
+_LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]+")
+
+
 def _code_language(doc: Document, pre: int) -> str:
-    for token in doc.elements[pre].classes:
-        for prefix in ("language-", "lang-"):
-            if token.startswith(prefix) and token[len(prefix):].isalnum():
-                return token[len(prefix):]
+    """The language a ``pre`` (or a ``code`` inside it) names in its classes: ``language-x``,
+    ``lang-x``, ``highlight-x`` / ``highlight-source-x`` (GitHub), or SyntaxHighlighter's
+    ``brush: x``; "" when none does."""
+    columns = doc.elements
+    candidates = [pre] + [i for i in range(pre + 1, min(pre + 3, len(columns.tags)))
+                          if columns.tags[i] == "code" and columns.parents[i] in (pre, pre + 1)]
+    for element in candidates:
+        classes = (columns.attrs[element].get("class") or "").replace("brush: ", "brush:").split()
+        for token in classes:
+            for prefix in _LANGUAGE_PREFIXES:
+                name = token[len(prefix):].rstrip(";")
+                if token.startswith(prefix) and _LANGUAGE.fullmatch(name) and name not in ("none", "plain"):
+                    return name.lower()
     return ""
 
 
@@ -191,40 +210,90 @@ def _indent(text: str, indent: str) -> str:
     return "\n".join(indent + line if line else line for line in text.split("\n"))
 
 
-def _marker(doc: Document, list_element: int) -> str:
-    return "1. " if doc.elements.tags[list_element] == "ol" else "- "
+class Lists:
+    """List item markers: ``- `` in a ``ul``, ``N. `` in an ``ol`` (numbered from its ``start``
+    by the item's place among the list's items), computed once per list."""
+
+    def __init__(self, doc: Document, lay: Layout) -> None:
+        self.doc, self.lay = doc, lay
+        self.numbers: dict[int, int] = {}
+        self.numbered: set[int] = set()
+
+    def marker(self, li: int) -> str:
+        tags = self.doc.elements.tags
+        parent = self.lay.lists[self.doc.elements.parents[li]] if self.doc.elements.parents[li] >= 0 else -1
+        if parent < 0 or tags[parent] != "ol":
+            return "- "
+        if parent not in self.numbered:
+            self._number(parent)
+        return f"{self.numbers.get(li, 1)}. "
+
+    def _number(self, ol: int) -> None:
+        self.numbered.add(ol)
+        columns = self.doc.elements
+        try:
+            number = int((columns.attrs[ol].get("start") or "1").strip())
+        except ValueError:
+            number = 1
+        number = min(max(number, 0), 999_999_999)  # CommonMark: at most nine digits
+        for i in range(ol + 1, subtree_end(self.doc, ol)):
+            if columns.tags[i] == "li" and self.lay.lists[columns.parents[i]] == ol:
+                try:
+                    value = columns.attrs[i].get("value")
+                    number = int(value) if value else number
+                except ValueError:
+                    pass
+                self.numbers[i] = number
+                number += 1
 
 
-def _item_indent(doc: Document, chain: Sequence[int]) -> str:
-    """Spaces for an item nested in ``chain``: the marker widths of its outer lists."""
-    return "".join(" " * len(_marker(doc, el)) for el in chain[:-1])
+def _item_indent(lists: Lists, doc: Document, lay: Layout, chain: Sequence[int], item_seen: set[int]) -> str:
+    """Spaces for an item nested in ``chain``: the marker widths of the items of its outer lists
+    that hold it and were written (an item whose parent item was left out is not indented under
+    it: indented alone it would read as code)."""
+    indent = ""
+    for inner in chain[1:]:
+        parent_item = above(doc, lay.li, inner)
+        if parent_item >= 0 and parent_item in item_seen:
+            indent += " " * len(lists.marker(parent_item))
+    return indent
 
 
-def _block_chunk(doc: Document, lay: Layout, block: Block, links: bool, item_seen: set[int]) -> Chunk:
+def _block_chunk(doc: Document, lay: Layout, block: Block, links: bool, item_seen: set[int],
+                 lists: Lists) -> Chunk:
     """One block that is neither a cell nor code; ``item_seen`` collects the list items already started."""
     depth = quote_depth(doc, lay, block.element)
+    quote = _outer_quote(doc, lay, block.element)
     body = inline(doc, lay, block, links)
     level = heading_level(doc, lay, block)
     if level:
-        return Chunk(_quote("#" * level + " " + " ".join(body.split()), depth))
+        return Chunk(_quote("#" * level + " " + " ".join(body.split()), depth), quote=quote)
     li = lay.li[block.element]
     if li < 0:
-        return Chunk(_quote(body, depth))
+        return Chunk(_quote(body, depth), quote=quote)
     chain = list_chain(doc, lay, li)
     if not chain:
-        return Chunk(_quote(body, depth))
-    marker, indent = _marker(doc, chain[-1]), _item_indent(doc, chain)
+        return Chunk(_quote(body, depth), quote=quote)
+    marker, indent = lists.marker(li), _item_indent(lists, doc, lay, chain, item_seen)
     if li in item_seen:  # a further paragraph of an item already started
-        return Chunk(_quote(_indent(body, indent + " " * len(marker)), depth))
+        return Chunk(_quote(_indent(body, indent + " " * len(marker)), depth), quote=quote)
     item_seen.add(li)
     text = indent + marker + _indent(body, " " * len(marker)).lstrip(" ")
-    return Chunk(_quote(text, depth), ("list", chain[0]))
+    return Chunk(_quote(text, depth), ("list", chain[0]), quote)
+
+
+def _outer_quote(doc: Document, lay: Layout, element: int) -> int:
+    """The outermost ``blockquote`` around ``element`` (-1: none)."""
+    quote, outer = lay.quote[element], -1
+    while quote >= 0:
+        outer, quote = quote, above(doc, lay.quote, quote)
+    return outer
 
 
 def _code_chunk(doc: Document, lay: Layout, code: Sequence[Block]) -> Chunk:
     """A run of blocks in one ``pre`` as one fenced code block."""
     text = code_block(code_text(code), _code_language(doc, lay.pre[code[0].element]))
-    return Chunk(_quote(text, quote_depth(doc, lay, code[0].element)))
+    return Chunk(_quote(text, quote_depth(doc, lay, code[0].element)), quote=_outer_quote(doc, lay, code[0].element))
 
 
 def _cell_text(doc: Document, lay: Layout, block: Block, links: bool) -> str:
@@ -272,11 +341,12 @@ def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> st
 def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset[int] = frozenset(),
             images: ImagePlacement = NO_IMAGES) -> list[Chunk]:
     lay = layout(doc)
+    lists = Lists(doc, lay)
     item_seen: set[int] = set()
     out: list[Chunk] = []
     i = 0
     while i < len(kept):
-        chunk, j = _run_chunk(doc, lay, kept, i, links, tables, item_seen)
+        chunk, j = _run_chunk(doc, lay, kept, i, links, tables, item_seen, lists)
         head, tail = images.around(kept[i:j])
         out.extend(image_chunk(image) for image in head)
         out.append(chunk)
@@ -286,7 +356,7 @@ def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset
 
 
 def _run_chunk(doc: Document, lay: Layout, kept: Sequence[Block], i: int, links: bool, tables: frozenset[int],
-               item_seen: set[int]) -> tuple[Chunk, int]:
+               item_seen: set[int], lists: Lists) -> tuple[Chunk, int]:
     """The chunk of the run of blocks starting at ``kept[i]`` and the run's end (exclusive): a
     whole table, consecutive cells of one table, the lines of one ``pre``, or a block."""
     block = kept[i]
@@ -295,33 +365,45 @@ def _run_chunk(doc: Document, lay: Layout, kept: Sequence[Block], i: int, links:
         end, j = doc.elements.end_blocks[whole], i
         while j < len(kept) and kept[j].index < end:
             j += 1
-        return Chunk(_quote(whole_table(doc, lay, whole, links), quote_depth(doc, lay, block.element))), j
+        return Chunk(_quote(whole_table(doc, lay, whole, links), quote_depth(doc, lay, block.element)),
+                     quote=_outer_quote(doc, lay, block.element)), j
     if is_cell(block):
         j = i + 1
         while j < len(kept) and is_cell(kept[j]) and lay.table[kept[j].element] == lay.table[block.element]:
             j += 1
-        return Chunk(_quote(table(doc, lay, kept[i:j], links), quote_depth(doc, lay, block.element))), j
+        return Chunk(_quote(table(doc, lay, kept[i:j], links), quote_depth(doc, lay, block.element)),
+                     quote=_outer_quote(doc, lay, block.element)), j
     if is_code(lay, block):
         j = code_run_end(lay.pre, kept, i)
         return _code_chunk(doc, lay, kept[i:j]), j
-    return _block_chunk(doc, lay, block, links, item_seen), i + 1
+    return _block_chunk(doc, lay, block, links, item_seen, lists), i + 1
 
 
 def image_chunk(image: Image) -> Chunk:
-    """An image as ``![alt](url)``."""
-    return Chunk(f"![{escape_inline(image.alt)}]({link_destination(image.src)})")
+    """An image as ``![alt](url)``, with its figure's caption as the title: ``![alt](url "caption")``."""
+    title = ""
+    if image.caption:
+        title = ' "' + escape_inline(" ".join(image.caption.split())).replace('"', '\\"') + '"'
+    return Chunk(f"![{escape_inline(image.alt)}]({link_destination(image.src)}{title})")
 
 
 def join(chunks: Sequence[Chunk]) -> str:
+    """The chunks one after the other: one line break inside a group (a list), a line holding
+    ``>`` between chunks of one blockquote (so it stays one quote), a blank line otherwise."""
     parts: list[str] = []
-    previous: tuple[str, int] | tuple[()] = ()
+    previous = Chunk("")
     for chunk in chunks:
         if not chunk.text:
             continue
         if parts:
-            parts.append("\n" if chunk.group and chunk.group == previous else "\n\n")
+            if chunk.group and chunk.group == previous.group:
+                parts.append("\n")
+            elif chunk.quote >= 0 and chunk.quote == previous.quote:
+                parts.append("\n>\n")
+            else:
+                parts.append("\n\n")
         parts.append(chunk.text)
-        previous = chunk.group
+        previous = chunk
     return "".join(parts)
 
 

@@ -1,0 +1,104 @@
+"""Markdown that keeps a page's structure: golden pages of our own with their exact Markdown.
+
+Each page is rendered with every block kept (or the labels given), so what is tested is the
+renderer and its selection layer, not a classifier's decisions."""
+from __future__ import annotations
+
+from test_render import result_for
+from thresher.render import render
+
+
+def md(body: str, labels=None, **options) -> str:
+    options = {"title": False, "links": True, "images": True, **options}
+    return render(result_for(body, labels), "markdown", **options)
+
+
+# -- lists, quotes, inline
+
+def test_ordered_lists_are_numbered_from_their_start():
+    page = '<ol start="3"><li>three</li><li>four</li><li value="10">ten</li><li>eleven</li></ol>'
+    assert md(page) == "3. three\n4. four\n10. ten\n11. eleven"
+
+
+def test_nested_items_indent_by_their_parent_items_marker():
+    page = ("<ol><li>a</li><li>b</li><li>c</li><li>d</li><li>e</li><li>f</li><li>g</li><li>h</li><li>i</li>"
+            "<li>ten<ul><li>inner</li></ul></li></ol>")
+    assert md(page).splitlines()[-2:] == ["10. ten", "    - inner"]
+
+
+def test_a_nested_item_whose_parent_item_is_dropped_is_not_indented_into_code():
+    page = "<p>Intro text.</p><ul><li>Parent<ul><li>child one</li><li>child two</li></ul></li></ul>"
+    assert md(page, labels=[True, False, True, True]) == "Intro text.\n\n- child one\n- child two"
+
+
+def test_blockquote_paragraphs_stay_one_quote():
+    page = "<blockquote><p>First said.</p><p>Then more.</p></blockquote><p>After.</p>"
+    assert md(page) == "> First said.\n>\n> Then more.\n\nAfter."
+
+
+def test_strikethrough():
+    assert md("<p>Was <del>old</del> now <s>gone</s> and <strike>out</strike>.</p>") == \
+        "Was ~~old~~ now ~~gone~~ and ~~out~~."
+
+
+def test_literal_double_tildes_are_escaped():
+    assert md("<p>a ~~b~~ c</p>") == "a \\~~b\\~~ c"
+
+
+# -- code
+
+def test_code_language_from_classes():
+    pages = {
+        '<pre class="language-python">x = 1</pre>': "python",
+        '<pre><code class="lang-rust">let x = 1;</code></pre>': "rust",
+        '<div><pre class="highlight-source-js">f()</pre></div>': "js",
+        '<pre class="brush: ruby; gutter: false">puts 1</pre>': "ruby",
+        '<pre class="highlight">plain</pre>': "",
+    }
+    for page, language in pages.items():
+        assert md(page).splitlines()[0] == "```" + language, page
+
+
+# -- images
+
+def test_lazy_image_sources():
+    page = ('<p>Text before the pictures.</p>'
+            '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-src="/lazy.jpg" alt="Lazy">'
+            '<img data-srcset="/s.jpg 320w, /l.jpg 1024w, /m.jpg 640w" alt="Set">'
+            '<picture><source srcset="/p1.webp 1x, /p2.webp 2x"><img alt="Pic"></picture>'
+            '<img data-lazy-src="/dl.png" alt="">'
+            '<p>Text after the pictures.</p>')
+    assert md(page) == ("Text before the pictures.\n\n"
+                        "![Lazy](https://example.com/lazy.jpg)\n\n"
+                        "![Set](https://example.com/l.jpg)\n\n"
+                        "![Pic](https://example.com/p2.webp)\n\n"
+                        "![](https://example.com/dl.png)\n\n"
+                        "Text after the pictures.")
+
+
+def test_pixels_placeholders_and_trackers_are_not_images():
+    page = ('<p>Story text here.</p><img src="/pixel.gif" width="1" height="1">'
+            '<img src="data:image/png;base64,iVBORw0KGgo=">'
+            '<img src="https://b.scorecardresearch.com/p?c1=2">'
+            '<img src="/real.jpg" width="1" height="1" srcset="/real.jpg 800w" alt="Responsive">'
+            '<p>More story.</p>')
+    assert md(page) == "Story text here.\n\n![Responsive](https://example.com/real.jpg)\n\nMore story."
+
+
+def test_figure_image_kept_with_its_caption_when_the_caption_is_dropped():
+    page = ('<p>The river bends here.</p><figure><img src="/bend.jpg" alt="A bend">'
+            '<figcaption>Photo: A. Person</figcaption></figure><p>It erodes the outer bank.</p>')
+    assert md(page, labels=[True, False, True]) == (
+        'The river bends here.\n\n![A bend](https://example.com/bend.jpg "Photo: A. Person")\n\n'
+        "It erodes the outer bank.")
+
+
+def test_figure_with_written_caption_is_image_then_caption():
+    page = ('<p>The river bends here.</p><figure><img src="/bend.jpg" alt="A bend">'
+            '<figcaption>A meander.</figcaption></figure>')
+    assert md(page) == "The river bends here.\n\n![A bend](https://example.com/bend.jpg)\n\nA meander."
+
+
+def test_paragraph_holding_only_an_image_is_kept():
+    page = '<p>First paragraph.</p><p><img src="/only.png" alt="Only"></p><p>Last paragraph.</p>'
+    assert md(page, labels=[True, False]) == "First paragraph.\n\n![Only](https://example.com/only.png)"
