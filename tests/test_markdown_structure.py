@@ -102,3 +102,27 @@ def test_figure_with_written_caption_is_image_then_caption():
 def test_paragraph_holding_only_an_image_is_kept():
     page = '<p>First paragraph.</p><p><img src="/only.png" alt="Only"></p><p>Last paragraph.</p>'
     assert md(page, labels=[True, False]) == "First paragraph.\n\n![Only](https://example.com/only.png)"
+
+
+# -- units decided whole (selection)
+
+def test_a_short_list_between_kept_paragraphs_is_kept():
+    page = "<p>Two things matter here:</p><ul><li>the speed</li><li>the depth</li></ul><p>Both change.</p>"
+    assert md(page, labels=[True, False, False, True]) == \
+        "Two things matter here:\n\n- the speed\n- the depth\n\nBoth change."
+
+
+def test_a_link_list_between_kept_paragraphs_is_not_kept():
+    page = ('<p>Some text here.</p><ul><li><a href="/a">Home</a></li><li><a href="/b">About</a></li></ul>'
+            "<p>More text.</p>")
+    assert md(page, labels=[True, False, False, True]) == "Some text here.\n\nMore text."
+
+
+def test_a_self_anchor_heading_that_opens_kept_content_is_kept():
+    page = '<h2><a href="#history">History</a></h2><p>It began in a shed.</p>'
+    assert md(page, labels=[False, True]) == "## [History](https://example.com/news/story.html#history)\n\n" \
+        "It began in a shed."
+
+
+def test_a_plain_dropped_heading_stays_dropped():
+    assert md("<h2>Related</h2><p>It began in a shed.</p>", labels=[False, True]) == "It began in a shed."

@@ -5,6 +5,10 @@ of its own, which this module corrects for every output format:
 
 * **whole tables**: when most blocks of a data table (:func:`is_data_table`)
   are kept, every block of it is, so rows keep all their cells and labels;
+* **short lists**: a short list between two kept blocks, not navigation, is kept whole
+  (:func:`short_lists`);
+* **section headings**: a link heading (a self-anchor) whose section's first block is kept
+  is kept (:func:`opening_headings`);
 * **headings**: Wikipedia-style ``[edit]`` section links are dropped from
   headings, headings left empty are not written, and a heading that is the
   last block (a dangling pull quote or a "Related" title) is written as a
@@ -52,6 +56,13 @@ class SelectionParams:
     # A table is completed when at least this share of its blocks is kept: the algorithm dropped
     # a few cells of a table it took, rather than took a few cells of a table it rejected.
     table_min_kept_share: float = 0.5
+    # A list of at most this many blocks between two kept blocks is content (an enumeration) ...
+    short_list_max_blocks: int = 4
+    # ... unless more than this share of its characters are links (menus and link lists).
+    list_max_link_density: float = 0.5
+    # A dropped heading that opens kept content is kept when at least this share of it is links
+    # (a heading made a link or a self-anchor, dropped for its links).
+    heading_min_link_density: float = 0.5
 
 
 class Selection(NamedTuple):
@@ -69,6 +80,10 @@ def select(result: Extraction, params: SelectionParams = SelectionParams()) -> S
     for table in tables:
         for index in doc.element_blocks(table):
             keep[index] = True
+    for index in short_lists(doc, keep, params):
+        keep[index] = True
+    for index in opening_headings(doc, keep, params):
+        keep[index] = True
     blocks = kept_blocks(doc, keep)
     if navigation_only(blocks, params):
         return Selection([], frozenset())
@@ -111,6 +126,53 @@ def navigation_only(blocks: Sequence[Block], params: SelectionParams = Selection
         if words >= params.navigation_max_words or not is_link_dominated(block, params):
             return False
     return bool(blocks)
+
+
+# -- whole lists
+
+_LISTS = frozenset({"ul", "ol"})
+
+
+def short_lists(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> list[int]:
+    """The dropped blocks of short lists in content: an outermost ``ul``/``ol`` of at most
+    ``short_list_max_blocks`` blocks whose neighbouring blocks (before and after) are both
+    kept, and whose text is not mostly links (``list_max_link_density``): an enumeration
+    inside the article, not a menu."""
+    columns = doc.elements
+    if "li" not in columns.tags:
+        return []
+    out: list[int] = []
+    n = len(keep)
+    lists = nearest(doc, _LISTS)
+    for element, tag in enumerate(columns.tags):
+        parent = columns.parents[element]
+        if tag not in _LISTS or (parent >= 0 and lists[parent] >= 0):  # outermost lists only: disjoint
+            continue
+        first, end = columns.first_blocks[element], columns.end_blocks[element]
+        if (first < end <= first + params.short_list_max_blocks and first > 0 and end < n
+                and keep[first - 1] and keep[end] and not all(keep[first:end])
+                and _link_share(doc.blocks[first:end]) <= params.list_max_link_density):
+            out.extend(i for i in range(first, end) if not keep[i])
+    return out
+
+
+def _link_share(blocks: Sequence[Block]) -> float:
+    chars = sum(block.char_count for block in blocks)
+    return sum(block.link_char_count for block in blocks) / chars if chars else 1.0
+
+
+# -- section headings
+
+def opening_headings(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> list[int]:
+    """Dropped link headings that open kept content: a heading block at least
+    ``heading_min_link_density`` links (a heading made a link or a self-anchor, which an
+    algorithm may drop for its links) whose next block is kept and not a heading."""
+    out = []
+    for i in np.flatnonzero(doc.numbers.is_heading).tolist():
+        if (not keep[i] and i + 1 < len(keep) and keep[i + 1] and not doc.blocks[i + 1].is_heading
+                and doc.blocks[i].link_density >= params.heading_min_link_density):
+            out.append(i)
+    return out
 
 
 # -- whole tables
