@@ -126,3 +126,20 @@ def test_a_self_anchor_heading_that_opens_kept_content_is_kept():
 
 def test_a_plain_dropped_heading_stays_dropped():
     assert md("<h2>Related</h2><p>It began in a shed.</p>", labels=[False, True]) == "It began in a shed."
+
+
+# -- tables
+
+def test_table_with_links_spans_breaks_pipes_code_and_images():
+    page = ('<table><tr><th>Name</th><th colspan="2">Values</th></tr>'
+            '<tr><td rowspan="2"><a href="/a">A|B</a></td><td>1<br>2</td><td><pre>x = 1\ny = 2</pre></td></tr>'
+            '<tr><td>3</td><td><img src="/c.png" alt="Cell"></td></tr></table>')
+    assert md(page) == ("| Name | Values |  |\n"
+                        "|---|---|---|\n"
+                        "| [A\\|B](https://example.com/a) | 1<br>2 | `x = 1`<br>`y = 2` |\n"
+                        "|  | 3 | ![Cell](https://example.com/c.png) |")
+
+
+def test_a_one_cell_table_is_a_box_not_a_table():
+    page = '<p>Code:</p><table><tr><td><pre class="javascript">f();\ng();</pre></td></tr></table>'
+    assert md(page) == "Code:\n\n```\nf();\ng();\n```"

@@ -230,6 +230,50 @@ def table_rows(doc: Document, table: Sequence[int], row: Sequence[int], element:
     return [cells for cells in rows.values() if cells]
 
 
+# Spans beyond these are clamped: a hostile colspan="1000" on every cell would multiply the output.
+MAX_COLSPAN, MAX_ROWSPAN = 64, 256
+
+
+def _span(doc: Document, cell: int, name: str, most: int) -> int:
+    try:
+        value = int((doc.elements.attrs[cell].get(name) or "1").strip())
+    except ValueError:
+        return 1
+    return min(max(value, 1), most)
+
+
+def table_grid(doc: Document, rows: Sequence[Sequence[int]]) -> list[list[int]]:
+    """``rows`` of cell elements (:func:`table_rows`) laid out on the table's grid: a cell with
+    ``colspan`` n is followed by n-1 places of -1, one with ``rowspan`` n holds its column in
+    the next n-1 rows with -1, so every cell sits in its own column."""
+    grid: list[list[int]] = []
+    pending: dict[int, int] = {}  # column -> rows it is still held by a rowspan above
+    for cells in rows:
+        out: list[int] = []
+        for cell in cells:
+            _fill_held(out, pending)
+            colspan = _span(doc, cell, "colspan", MAX_COLSPAN)
+            rowspan = _span(doc, cell, "rowspan", MAX_ROWSPAN)
+            for k in range(colspan):
+                if rowspan > 1:
+                    pending[len(out)] = rowspan - 1
+                out.append(cell if k == 0 else -1)
+        last_held = max((column for column, count in pending.items() if count > 0), default=-1)
+        while len(out) <= last_held:
+            _fill_held(out, pending)
+            if len(out) <= last_held and pending.get(len(out), 0) <= 0:
+                out.append(-1)
+        grid.append(out)
+    return grid
+
+
+def _fill_held(out: list[int], pending: dict[int, int]) -> None:
+    """Append a -1 for each column from ``len(out)`` on that a rowspan above still holds."""
+    while pending.get(len(out), 0) > 0:
+        pending[len(out)] -= 1
+        out.append(-1)
+
+
 def table_caption(doc: Document, table: Sequence[int], element: int) -> int:
     """The ``caption`` element of table ``element`` (-1: none)."""
     tags = doc.elements.tags
@@ -325,6 +369,7 @@ class Image(NamedTuple):
     src: str
     alt: str
     caption: str = ""
+    element: int = -1  # the img element
 
 
 class ImagePlacement(NamedTuple):
@@ -372,7 +417,7 @@ def image_placement(doc: Document, blocks: Sequence[Block]) -> ImagePlacement:
         slot = _image_slot(doc, i, unit, written)
         if slot is None:
             continue
-        image = _image(doc, i, unit, caption=not _written_inside(doc, unit, written))
+        image = image_of(doc, i, unit, caption=not _written_inside(doc, unit, written))
         if image is not None:
             target = placement.before if slot[1] else placement.after
             target.setdefault(slot[0], []).append(image)
@@ -473,7 +518,7 @@ def is_tracking_url(url: str) -> bool:
     return False
 
 
-def _image(doc: Document, element: int, unit: int = -1, caption: bool = True) -> Image | None:
+def image_of(doc: Document, element: int, unit: int = -1, caption: bool = True) -> Image | None:
     """The image to write for ``img`` ``element``, or None without a real source or for a
     pixel; with ``caption``, that of its ``figure`` ``unit`` (the image itself: none)."""
     src = safe_url(image_source(doc, element), doc.url)
@@ -481,7 +526,7 @@ def _image(doc: Document, element: int, unit: int = -1, caption: bool = True) ->
         return None
     attrs = doc.elements.attrs[element]
     alt = " ".join((attrs.get("alt") or attrs.get("data-alt") or "").split())
-    return Image(src, alt, figure_caption(doc, unit) if caption and unit != element else "")
+    return Image(src, alt, figure_caption(doc, unit) if caption and unit != element else "", element)
 
 
 def _written_inside(doc: Document, element: int, written: set[int]) -> bool:

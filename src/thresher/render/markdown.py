@@ -37,6 +37,7 @@ from .common import (
     code_run_end,
     code_text,
     heading_level,
+    image_of,
     image_placement,
     is_cell,
     is_code,
@@ -48,6 +49,7 @@ from .common import (
     split_space,
     subtree_end,
     table_caption,
+    table_grid,
     table_rows,
 )
 from .extraction import Extraction
@@ -297,18 +299,38 @@ def _code_chunk(doc: Document, lay: Layout, code: Sequence[Block]) -> Chunk:
 
 
 def _cell_text(doc: Document, lay: Layout, block: Block, links: bool) -> str:
-    return " ".join(inline(doc, lay, block, links).split()).replace("|", "\\|")
+    """A block's Markdown inside a table cell: line breaks as ``<br>``, pipes escaped, code
+    (a ``pre`` in a cell) a code span per line."""
+    if is_code(lay, block):
+        lines = [line for line in block.text.split("\n") if line.strip()]
+        text = "<br>".join(code_span(line) for line in lines)
+    else:
+        text = "<br>".join(" ".join(line.split()) for line in inline(doc, lay, block, links).split("\n"))
+    return text.replace("|", "\\|")
 
 
-def whole_table(doc: Document, lay: Layout, element: int, links: bool) -> str:
+def whole_table(doc: Document, lay: Layout, element: int, links: bool, images: bool = False) -> str:
     """Every row and cell of table ``element`` as a markdown table (the first row the header),
-    after its caption."""
-    rows = [[" ".join(_cell_text(doc, lay, block, links) for block in cell_blocks(doc, cell)).strip()
-             for cell in cells] for cells in table_rows(doc, lay.table, lay.row, element)]
+    after its caption: cells in their grid columns (:func:`~thresher.render.common.table_grid`),
+    the blocks of a cell joined by ``<br>``, and with ``images`` the cell's images in it."""
+    rows = [[_whole_cell(doc, lay, cell, links, images) if cell >= 0 else "" for cell in cells]
+            for cells in table_grid(doc, table_rows(doc, lay.table, lay.row, element))]
     rows = [row for row in rows if any(row)]
     caption_blocks = cell_blocks(doc, table_caption(doc, lay.table, element))
     caption = " ".join(inline(doc, lay, block, links) for block in caption_blocks)
     return "\n\n".join(filter(None, (caption.strip(), pipe_table(rows) if rows else "")))
+
+
+def _whole_cell(doc: Document, lay: Layout, cell: int, links: bool, images: bool) -> str:
+    pieces = [_cell_text(doc, lay, block, links) for block in cell_blocks(doc, cell)]
+    if images and "img" in doc.elements.tags:
+        tags = doc.elements.tags
+        for i in range(cell + 1, subtree_end(doc, cell)):
+            if tags[i] == "img" and lay.table[i] == lay.table[cell]:
+                image = image_of(doc, i)
+                if image is not None:
+                    pieces.append(image_chunk(image).text.replace("|", "\\|"))
+    return "<br>".join(piece for piece in pieces if piece)
 
 
 def pipe_table(rows: Sequence[list[str]]) -> str:
@@ -331,7 +353,7 @@ def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> st
             current_row, current_cell = row, None
         text = _cell_text(doc, lay, block, links)
         if block.element == current_cell and rows[-1]:
-            rows[-1][-1] += " " + text  # a cell split by <br><br>
+            rows[-1][-1] += "<br>" + text  # a cell split by <br><br>
         else:
             rows[-1].append(text)
         current_cell = block.element
@@ -346,8 +368,11 @@ def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset
     out: list[Chunk] = []
     i = 0
     while i < len(kept):
-        chunk, j = _run_chunk(doc, lay, kept, i, links, tables, item_seen, lists)
+        chunk, j = _run_chunk(doc, lay, kept, i, links, tables, item_seen, lists, images is not NO_IMAGES)
         head, tail = images.around(kept[i:j])
+        whole = lay.table[kept[i].element]
+        if whole in tables:  # the table's own images are in its cells
+            tail = [image for image in tail if lay.table[image.element] != whole]
         out.extend(image_chunk(image) for image in head)
         out.append(chunk)
         out.extend(image_chunk(image) for image in tail)
@@ -356,7 +381,7 @@ def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset
 
 
 def _run_chunk(doc: Document, lay: Layout, kept: Sequence[Block], i: int, links: bool, tables: frozenset[int],
-               item_seen: set[int], lists: Lists) -> tuple[Chunk, int]:
+               item_seen: set[int], lists: Lists, images: bool) -> tuple[Chunk, int]:
     """The chunk of the run of blocks starting at ``kept[i]`` and the run's end (exclusive): a
     whole table, consecutive cells of one table, the lines of one ``pre``, or a block."""
     block = kept[i]
@@ -365,7 +390,7 @@ def _run_chunk(doc: Document, lay: Layout, kept: Sequence[Block], i: int, links:
         end, j = doc.elements.end_blocks[whole], i
         while j < len(kept) and kept[j].index < end:
             j += 1
-        return Chunk(_quote(whole_table(doc, lay, whole, links), quote_depth(doc, lay, block.element)),
+        return Chunk(_quote(whole_table(doc, lay, whole, links, images), quote_depth(doc, lay, block.element)),
                      quote=_outer_quote(doc, lay, block.element)), j
     if is_cell(block):
         j = i + 1

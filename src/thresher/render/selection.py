@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..document.blocks import Block, Document, normalize_space
-from .common import clean_text, nearest
+from .common import clean_text, nearest, subtree_end
 from .extraction import Extraction
 
 _TABLE = frozenset({"table"})
@@ -195,9 +195,12 @@ def mostly_kept(doc: Document, keep: Sequence[bool], element: int, params: Selec
 
 def is_data_table(doc: Document, table: Sequence[int], element: int,
                   params: SelectionParams = SelectionParams()) -> bool:
-    """A table of short cells, few of them links, with no table inside: data, not page layout.
+    """A table of two cells or more, short ones, few of them links, with no table inside: data,
+    not page layout.
 
     ``table``: each element's nearest ``table`` (:func:`~thresher.render.common.nearest`)."""
+    if not has_cells(doc, table, element, 2):
+        return False  # a one-cell table is a box around its content (a highlighter's code, a layout)
     blocks = doc.blocks[doc.elements.first_blocks[element]:doc.elements.end_blocks[element]]
     chars = link_chars = 0
     for block in blocks:
@@ -206,6 +209,21 @@ def is_data_table(doc: Document, table: Sequence[int], element: int,
         chars += block.char_count
         link_chars += block.link_char_count
     return chars > 0 and link_chars <= params.table_max_link_density * chars
+
+
+def has_cells(doc: Document, table: Sequence[int], element: int, count: int) -> bool:
+    """Table ``element`` has at least ``count`` cells (``td``/``th``) of its own."""
+    tags = doc.elements.tags
+    found = 0
+    for i in range(element + 1, subtree_end(doc, element)):
+        if tags[i] in _CELLS and table[i] == element:
+            found += 1
+            if found >= count:
+                return True
+    return False
+
+
+_CELLS = frozenset({"td", "th"})
 
 
 # -- headings
