@@ -143,3 +143,18 @@ def test_table_with_links_spans_breaks_pipes_code_and_images():
 def test_a_one_cell_table_is_a_box_not_a_table():
     page = '<p>Code:</p><table><tr><td><pre class="javascript">f();\ng();</pre></td></tr></table>'
     assert md(page) == "Code:\n\n```\nf();\ng();\n```"
+
+
+# -- inline markers at element edges
+
+def test_one_element_is_one_marker_pair_around_nested_markup():
+    assert md('<p><b>Bold <a href="/l">link</a> text</b> then <a href="/m"><i>it</i> plain</a>.</p>') == \
+        "**Bold [link](https://example.com/l) text** then [*it* plain](https://example.com/m)."
+
+
+def test_spaces_at_element_edges_go_outside_markers_and_empty_elements_write_none():
+    assert md("<p>a<b> bold </b>b<i> </i>c<em></em>d <code>x  y</code> e</p>") == "a **bold** b cd `x y` e"
+
+
+def test_markup_inside_code_is_its_text():
+    assert md('<p>Run <code>make <b>all</b> <a href="/x">now</a></code>.</p>') == "Run `make all now`."

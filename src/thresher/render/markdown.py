@@ -25,6 +25,7 @@ from ..document.blocks import Block, Document
 from .common import (
     BOLD,
     CODE,
+    INLINE_MARKS,
     ITALIC,
     NO_IMAGES,
     STRIKE,
@@ -39,14 +40,13 @@ from .common import (
     heading_level,
     image_of,
     image_placement,
+    inline_marks,
     is_cell,
     is_code,
     layout,
     list_chain,
     quote_depth,
-    runs,
     safe_url,
-    split_space,
     subtree_end,
     table_caption,
     table_grid,
@@ -110,24 +110,6 @@ def code_block(text: str, language: str = "") -> str:
     return f"{fence}{language}\n{text}\n{fence}"
 
 
-def _styled(core: str, kinds: Sequence[str], href: str, links: bool, base: str | None) -> str:
-    if any(k in CODE for k in kinds):
-        out = code_span(core)
-    else:
-        out = escape_inline(core)
-        if any(k in BOLD for k in kinds):
-            out = f"**{out}**"
-        if any(k in ITALIC for k in kinds):
-            out = f"*{out}*"
-        if any(k in STRIKE for k in kinds):
-            out = f"~~{out}~~"
-    if links and "a" in kinds:
-        url = link_destination(safe_url(href, base))
-        if url:
-            out = f"[{out}]({url})"
-    return out
-
-
 def link_destination(url: str) -> str:
     """``url`` made safe as a Markdown link destination: ``[text](destination)``.
 
@@ -161,22 +143,119 @@ def _percent_encoded(ch: str) -> str:
     return "".join(f"%{byte:02X}" for byte in ch.encode("utf-8", errors="surrogatepass"))
 
 
+class _Mark(NamedTuple):
+    """An inline element open while a block's spans are written."""
+
+    element: int
+    opener: str  # "" for a wrapper that writes nothing (a repeated kind, a link not written)
+    closer: str
+    code: bool  # a code element: its text is gathered and written as one code span
+
+
+class _Inline:
+    """Writes a block's spans with markers at its inline elements' edges, so one ``<b>``
+    holding a link is one ``**...**`` and one ``<a>`` holding bold text is one link.
+
+    Markers open lazily, before the first text that is not space, and close with the
+    element; space at an element's edges goes outside its markers (CommonMark's flanking
+    rules), and an element without text writes no markers."""
+
+    def __init__(self, links: bool, base: str | None) -> None:
+        self.links, self.base = links, base
+        self.out: list[str] = []
+        self.stack: list[tuple[_Mark, bool]] = []  # (mark, opened)
+        self.code: list[str] | None = None  # the text of the open code element
+
+    def mark(self, doc: Document, element: int, open_kinds: set[str]) -> _Mark:
+        kind = INLINE_MARKS[doc.elements.tags[element]]
+        if kind in CODE:
+            return _Mark(element, "", "", True)
+        if kind in open_kinds:
+            return _Mark(element, "", "", False)
+        if kind == "a":
+            url = link_destination(safe_url(doc.elements.attrs[element].get("href"), self.base)) if self.links else ""
+            return _Mark(element, "[", f"]({url})", False) if url else _Mark(element, "", "", False)
+        marker = "**" if kind in BOLD else "*" if kind in ITALIC else "~~" if kind in STRIKE else ""
+        return _Mark(element, marker, marker, False)
+
+    def enter(self, doc: Document, marks: Sequence[int]) -> None:
+        """Close the open elements that are not in ``marks`` and open those that are new."""
+        keep = 0
+        while keep < len(self.stack) and keep < len(marks) and self.stack[keep][0].element == marks[keep]:
+            keep += 1
+        while len(self.stack) > keep:
+            self.close()
+        for element in marks[keep:]:
+            if self.code is not None:
+                break  # inside code nothing else is marked
+            kinds = {INLINE_MARKS[doc.elements.tags[m.element]] for m, _ in self.stack if m.opener}
+            mark = self.mark(doc, element, kinds)
+            self.stack.append((mark, False))
+            if mark.code:
+                self.code = []
+
+    def close(self) -> None:
+        mark, opened = self.stack.pop()
+        if mark.code:
+            if self.code is not None and "".join(self.code).strip():
+                self.text_piece(code_span(" ".join("".join(self.code).split())), raw=True)
+            self.code = None
+            return
+        if not opened or not mark.closer:
+            return
+        space = ""
+        while self.out and self.out[-1].isspace():
+            space = self.out.pop() + space
+        if self.out and self.out[-1][-1:].isspace():
+            last = self.out[-1]
+            stripped = last.rstrip()
+            space = last[len(stripped):] + space
+            self.out[-1] = stripped
+        self.out.append(mark.closer)
+        if space:
+            self.out.append(space)
+
+    def text(self, text: str) -> None:
+        if self.code is not None:
+            self.code.append(text)
+            return
+        self.text_piece(text, raw=False)
+
+    def text_piece(self, text: str, raw: bool) -> None:
+        core = text.strip()
+        if not core:
+            if text:
+                self.out.append(" ")
+            return
+        if text[:1].isspace():
+            self.out.append(" ")
+        for i, (mark, opened) in enumerate(self.stack):
+            if not opened:
+                self.stack[i] = (mark, True)
+                if mark.opener:
+                    self.out.append(mark.opener)
+        self.out.append(core if raw else escape_inline(" ".join(core.split())))
+        if text[-1:].isspace():
+            self.out.append(" ")
+
+    def finish(self) -> str:
+        while self.stack:
+            self.close()
+        return "".join(self.out)
+
+
 def inline(doc: Document, lay: Layout, block: Block, links: bool) -> str:
     """The block's text with inline markup; ``<br>`` becomes a newline."""
-    pieces = []
-    for run in runs(doc, lay, block):
-        if run.br:
-            pieces.append("\n")
+    writer = _Inline(links, doc.url)
+    tags = doc.elements.tags
+    for text, element in block.spans:
+        if tags[element] == "br":
+            writer.enter(doc, ())
+            writer.out.append("\n")
             continue
-        lead, core, trail = split_space(run.text)
-        if not core:
-            pieces.append(lead)
-            continue
-        if not run.kinds:
-            pieces.append(lead + escape_inline(core) + trail)
-        else:
-            pieces.append(lead + _styled(core, run.kinds, run.href, links, doc.url) + trail)
-    lines = (" ".join(line.split()) for line in "".join(pieces).split("\n"))
+        writer.enter(doc, inline_marks(doc, lay, element, block.element))
+        writer.text(clean_text(text))
+    lines = (" ".join(line.split()) for line in writer.finish().split("\n"))
     return escape_line_starts("\n".join(line for line in lines if line))
 
 
