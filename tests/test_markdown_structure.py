@@ -158,3 +158,32 @@ def test_spaces_at_element_edges_go_outside_markers_and_empty_elements_write_non
 
 def test_markup_inside_code_is_its_text():
     assert md('<p>Run <code>make <b>all</b> <a href="/x">now</a></code>.</p>') == "Run `make all now`."
+
+
+# -- the title
+
+RIVERS = ("<article><h1>Why Rivers Meander</h1>"
+          + "".join(f"<p>Paragraph {n} about rivers: water flows faster on the outside of a bend, erodes the bank "
+                    "there and leaves sand on the inside, so every bend grows until the loop is cut off.</p>"
+                    for n in range(6)) + "</article>")
+
+
+def test_the_title_heading_is_the_clean_title_without_the_site_suffix():
+    result = result_for(RIVERS, labels=[False] + [True] * 6, title="Why Rivers Meander | The Field Notebook")
+    assert render(result, "markdown").splitlines()[0] == "# Why Rivers Meander"
+
+
+def test_the_title_is_not_repeated_when_the_content_opens_with_it():
+    result = result_for(RIVERS, title="Why Rivers Meander | The Field Notebook")
+    out = render(result, "markdown")
+    assert out.startswith("# Why Rivers Meander\n\nParagraph 0") and out.count("Why Rivers Meander") == 1
+
+
+def test_the_title_is_the_same_with_and_without_metadata():
+    import thresher
+
+    page = f"<html><head><title>Why Rivers Meander | The Field Notebook</title></head><body>{RIVERS}</body></html>"
+    plain = thresher.extract(page, output="markdown")
+    front = thresher.extract(page, output="markdown", with_metadata=True)
+    assert plain.splitlines()[0] == "# Why Rivers Meander"
+    assert front.split("\n---\n", 1)[1].lstrip("\n") == plain

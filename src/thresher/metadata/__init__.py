@@ -41,9 +41,9 @@ from __future__ import annotations
 
 from .author import clean_author
 from .dates import find_date_in_text, normalize_date
-from .extract import extract_metadata
+from .extract import extract_metadata, extract_title
 from .record import Metadata
 from .title import site_keys, strip_site_name
 
-__all__ = ["Metadata", "clean_author", "extract_metadata", "find_date_in_text", "normalize_date", "site_keys",
-           "strip_site_name"]
+__all__ = ["Metadata", "clean_author", "extract_metadata", "extract_title", "find_date_in_text", "normalize_date",
+           "site_keys", "strip_site_name"]

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..document.blocks import Block, Document
+from ..metadata import extract_title
 from .common import (
     BOLD,
     CODE,
@@ -511,6 +512,14 @@ def join(chunks: Sequence[Chunk]) -> str:
     return "".join(parts)
 
 
+def markdown_title(result: Extraction) -> str:
+    """The title the Markdown opens with: the metadata's cleaned title (the article's own h1
+    when it agrees with a declared title, no site-name suffix: :func:`~thresher.metadata.extract_title`),
+    found whether or not the metadata was extracted; the document's ``<title>`` when the
+    metadata finds none."""
+    return extract_title(result.document) or result.title or ""
+
+
 def render(result: Extraction, *, links: bool = False, title: bool = True, images: bool = False,
            **_options: Any) -> str:
     """Markdown of the selected blocks (:func:`~thresher.render.selection.select`);
@@ -522,6 +531,7 @@ def render(result: Extraction, *, links: bool = False, title: bool = True, image
         return ""
     placement = image_placement(result.document, selection.blocks) if images else NO_IMAGES
     chunks = _chunks(result.document, selection.blocks, links, selection.tables, placement)
-    if title and title_heading_needed(result.title or "", selection.blocks):
-        chunks.insert(0, Chunk("# " + escape_inline(" ".join(result.title.split()))))
+    heading = markdown_title(result) if title else ""
+    if heading and title_heading_needed(heading, selection.blocks):
+        chunks.insert(0, Chunk("# " + escape_inline(" ".join(heading.split()))))
     return clean_text(join(chunks))
