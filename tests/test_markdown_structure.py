@@ -187,3 +187,32 @@ def test_the_title_is_the_same_with_and_without_metadata():
     front = thresher.extract(page, output="markdown", with_metadata=True)
     assert plain.splitlines()[0] == "# Why Rivers Meander"
     assert front.split("\n---\n", 1)[1].lstrip("\n") == plain
+
+
+# -- formulas
+
+MATH = ('<p>Euler wrote <math><semantics><mrow><msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup><mo>+</mo>'
+        '<mn>1</mn><mo>=</mo><mn>0</mn></mrow><annotation encoding="application/x-tex">e^{i\\pi}+1=0</annotation>'
+        '</semantics></math> in 1748.</p>'
+        '<p><math display="block"><mfrac><mi>a</mi><mi>b</mi></mfrac><mo>≤</mo><msqrt><mi>x</mi></msqrt></math></p>'
+        '<p>KaTeX: <span class="katex"><span class="katex-mathml"><math><semantics><mi>y</mi>'
+        '<annotation encoding="application/x-tex">y^2</annotation></semantics></math></span>'
+        '<span class="katex-html" aria-hidden="true"><span>y2</span></span></span> squared.</p>'
+        '<p>MathJax: <span class="MathJax_Preview"></span><span class="MathJax" id="MathJax-Element-1-Frame">'
+        '<span>z0</span></span><script type="math/tex" id="MathJax-Element-1">z_0</script> and '
+        '<span class="MathJax_Display"><span class="MathJax" id="MathJax-Element-2-Frame"><span>w</span></span>'
+        '</span><script type="math/tex; mode=display" id="MathJax-Element-2">w^3</script>.</p>')
+
+
+def test_formulas_as_tex_in_markdown():
+    assert md(MATH) == ("Euler wrote $e^{i\\pi}+1=0$ in 1748.\n\n"
+                        "$$\\frac{a}{b}\\leq \\sqrt{x}$$\n\n"
+                        "KaTeX: $y^2$ squared.\n\n"
+                        "MathJax: $z_0$ and $w^3$.")
+
+
+def test_text_output_keeps_the_tex_the_page_carries():
+    assert render(result_for(MATH), "text") == ("Euler wrote $e^{i\\pi}+1=0$ in 1748.\n\n"
+                                                "ab≤x\n\n"
+                                                "KaTeX: $y^2$ squared.\n\n"
+                                                "MathJax: $z_0$ and $w^3$.")

@@ -25,6 +25,7 @@ from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from ..document.blocks import HEADING_TAGS, Block, Document
+from .formulas import Formulas
 
 # -- purify: the whitelist
 
@@ -142,6 +143,7 @@ class Layout(NamedTuple):
     table: list[int]
     quote: list[int]
     pre: list[int]
+    formulas: Formulas | None = None  # the page's formulas, for the renderers that write TeX
 
 
 def layout(doc: Document) -> Layout:

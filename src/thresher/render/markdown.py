@@ -54,6 +54,7 @@ from .common import (
     table_rows,
 )
 from .extraction import Extraction
+from .formulas import Formulas, formula_markdown
 from .selection import select, title_heading_needed
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]]|~~)|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
@@ -245,14 +246,35 @@ class _Inline:
         return "".join(self.out)
 
 
+def _formula_span(doc: Document, lay: Layout, block: Block, formulas: Formulas, element: int, writer: _Inline,
+                  written: set[int]) -> bool:
+    """Write the formula ``element`` is part of, once per block; False when it is in none (or
+    one without TeX: its text is written as text)."""
+    unit = formulas.unit[element]
+    formula = formulas.formula(unit, (block,)) if unit >= 0 else None
+    if formula is None:
+        return False
+    if unit not in written:
+        written.add(unit)
+        alone = all(formulas.unit[e] == unit for t, e in block.spans if t.strip())
+        writer.enter(doc, inline_marks(doc, lay, unit, block.element))
+        writer.text_piece(formula_markdown(formula._replace(display=formula.display and alone)), raw=True)
+    return True
+
+
 def inline(doc: Document, lay: Layout, block: Block, links: bool) -> str:
-    """The block's text with inline markup; ``<br>`` becomes a newline."""
+    """The block's text with inline markup; ``<br>`` becomes a newline; a formula (``formulas``)
+    its TeX as ``$...$`` or ``$$...$$`` (the layout's :class:`~thresher.render.formulas.Formulas`)."""
     writer = _Inline(links, doc.url)
     tags = doc.elements.tags
+    formulas = lay.formulas
+    written: set[int] = set()
     for text, element in block.spans:
         if tags[element] == "br":
             writer.enter(doc, ())
             writer.out.append("\n")
+            continue
+        if formulas is not None and _formula_span(doc, lay, block, formulas, element, writer, written):
             continue
         writer.enter(doc, inline_marks(doc, lay, element, block.element))
         writer.text(clean_text(text))
@@ -442,7 +464,7 @@ def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> st
 
 def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset[int] = frozenset(),
             images: ImagePlacement = NO_IMAGES) -> list[Chunk]:
-    lay = layout(doc)
+    lay = layout(doc)._replace(formulas=Formulas.of(doc))
     lists = Lists(doc, lay)
     item_seen: set[int] = set()
     out: list[Chunk] = []
