@@ -216,3 +216,13 @@ def test_text_output_keeps_the_tex_the_page_carries():
                                                 "ab≤x\n\n"
                                                 "KaTeX: $y^2$ squared.\n\n"
                                                 "MathJax: $z_0$ and $w^3$.")
+
+
+def test_details_keep_their_summary_as_a_bold_title():
+    page = "<p>Intro text.</p><details><summary>Show the proof</summary><p>It follows from the lemma.</p></details>"
+    assert md(page, labels=[True, False, True]) == "Intro text.\n\n**Show the proof**\n\nIt follows from the lemma."
+
+
+def test_a_headings_anchor_mark_link_is_dropped():
+    assert md('<h2 id="s"><a class="anchor" href="#s">¶</a>The dry summer</h2><p>Text.</p>') == \
+        "## The dry summer\n\nText."

@@ -61,6 +61,8 @@ _INLINE_SPECIAL = re.compile(r"([\\`*\[\]]|~~)|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])
 _LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
 _RULE_LINE = re.compile(r"^(\s*)([-=])(?=[-=\s]*$)", re.M)  # "---" / "===" would make a rule or heading
 _BACKTICKS = re.compile(r"`+")
+# A heading's self-anchor drawn as a mark ("¶", "#", "§", a link symbol): a link with no words.
+_ANCHOR_MARK_LINK = re.compile(r"\[(?:¶|\\#|#|§|🔗|\u00b6)\]\([^)\s]*\)")
 # ASCII a link destination keeps raw: RFC 3986's unreserved and reserved characters but the
 # parentheses, which would end the destination when unbalanced ("%" is kept only in escapes).
 _DESTINATION_ASCII = frozenset(string.ascii_letters + string.digits + "-._~:/?#[]@!$&'*+,;=")
@@ -287,12 +289,14 @@ _LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]+")
 
 
 def _code_language(doc: Document, pre: int) -> str:
-    """The language a ``pre`` (or a ``code`` inside it) names in its classes: ``language-x``,
+    """The language a ``pre`` (or a ``code`` inside it, or its wrapper) names in its classes: ``language-x``,
     ``lang-x``, ``highlight-x`` / ``highlight-source-x`` (GitHub), or SyntaxHighlighter's
     ``brush: x``; "" when none does."""
     columns = doc.elements
     candidates = [pre] + [i for i in range(pre + 1, min(pre + 3, len(columns.tags)))
                           if columns.tags[i] == "code" and columns.parents[i] in (pre, pre + 1)]
+    if columns.parents[pre] >= 0:  # GitHub's and Pygments' wrapper: <div class="highlight-source-x"><pre>
+        candidates.append(columns.parents[pre])
     for element in candidates:
         classes = (columns.attrs[element].get("class") or "").replace("brush: ", "brush:").split()
         for token in classes:
@@ -371,7 +375,10 @@ def _block_chunk(doc: Document, lay: Layout, block: Block, links: bool, item_see
     body = inline(doc, lay, block, links)
     level = heading_level(doc, lay, block)
     if level:
-        return Chunk(_quote("#" * level + " " + " ".join(body.split()), depth), quote=quote)
+        body = " ".join(_ANCHOR_MARK_LINK.sub("", body).split())
+        return Chunk(_quote("#" * level + " " + body, depth), quote=quote)
+    if block.tag == "summary" and body:  # a <details>' summary: its title, in bold
+        body = f"**{body}**" if "\n" not in body and not body.startswith("*") else body
     li = lay.li[block.element]
     if li < 0:
         return Chunk(_quote(body, depth), quote=quote)

@@ -8,7 +8,8 @@ of its own, which this module corrects for every output format:
 * **short lists**: a short list between two kept blocks, not navigation, is kept whole
   (:func:`short_lists`);
 * **section headings**: a link heading (a self-anchor) whose section's first block is kept
-  is kept (:func:`opening_headings`);
+  is kept (:func:`opening_headings`), and so is a ``<summary>`` whose ``<details>`` content
+  is (:func:`summaries`);
 * **headings**: Wikipedia-style ``[edit]`` section links are dropped from
   headings, headings left empty are not written, and a heading that is the
   last block (a dangling pull quote or a "Related" title) is written as a
@@ -163,11 +164,26 @@ def _link_share(blocks: Sequence[Block]) -> float:
 
 # -- section headings
 
+def summaries(doc: Document, keep: Sequence[bool]) -> list[int]:
+    """Dropped ``<summary>`` blocks whose next block is kept and lies in the same ``<details>``:
+    a summary titles the content it discloses."""
+    if "summary" not in doc.elements.tags:
+        return []
+    columns, out = doc.elements, []
+    for i, block in enumerate(doc.blocks):
+        if block.tag != "summary" or keep[i] or i + 1 >= len(keep) or not keep[i + 1]:
+            continue
+        details = columns.parents[block.element]
+        if details >= 0 and columns.tags[details] == "details" and i + 1 < columns.end_blocks[details]:
+            out.append(i)
+    return out
+
+
 def opening_headings(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> list[int]:
     """Dropped link headings that open kept content: a heading block at least
     ``heading_min_link_density`` links (a heading made a link or a self-anchor, which an
     algorithm may drop for its links) whose next block is kept and not a heading."""
-    out = []
+    out = summaries(doc, keep)
     for i in np.flatnonzero(doc.numbers.is_heading).tolist():
         if (not keep[i] and i + 1 < len(keep) and keep[i + 1] and not doc.blocks[i + 1].is_heading
                 and doc.blocks[i].link_density >= params.heading_min_link_density):
