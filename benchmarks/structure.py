@@ -11,7 +11,9 @@ mdit-py-plugins). Summed over the pages of a dataset:
 * over-production = Σ found / Σ gold (1.0 is as many as the gold; above it, extra structure).
 
 Datasets are directories of ``*/source.html`` + ``*/expected.html`` (the Readability test
-pages' layout; ``expected-metadata.json`` gives the page URL when present). The extractors run
+pages' layout; ``expected-metadata.json`` gives the page URL and title when present).
+Readability returns the title beside the content, so a page's title counts as one gold
+heading unless the content already opens with it. The extractors run
 one after the other in this process:
 
 * ``thresher``: ``thresher.extract(html, url, output="markdown", include_links=True,
@@ -68,16 +70,24 @@ def _is_math(element: Any) -> bool:
     return bool(_MATH_CLASSES & _classes(element))
 
 
-def gold_counts(markup: str) -> dict[str, int]:
+def gold_counts(markup: str, title: str = "") -> dict[str, int]:
     """Structure counts of an HTML fragment: non-empty headings, outermost ``pre``, emphasis and
     links (``a`` with an ``href``, text or an image) outside code, ``img``, ``li``, ``td``/``th``,
-    ``blockquote``, and formulas (outermost ``math``, ``script type="math/tex"`` or KaTeX span)."""
+    ``blockquote``, and formulas (outermost ``math``, ``script type="math/tex"`` or KaTeX span).
+
+    ``title``: the page's title, given beside the content (Readability returns it as a field of
+    its own and leaves the title heading out of the content): one heading more, unless the
+    fragment's first heading already says it."""
     import lxml.html
 
     counts = dict.fromkeys(TYPES, 0)
     if not markup.strip():
         return counts
     root = lxml.html.fragment_fromstring(markup, create_parent="div")
+    if title.strip():
+        first = next((h for h in root.iter(*_HEADINGS) if h.text_content().strip()), None)
+        if first is None or " ".join(first.text_content().split()).casefold() != " ".join(title.split()).casefold():
+            counts["headings"] += 1
     stack: list[tuple[Any, bool, bool]] = [(root, False, False)]  # (element, inside code, inside math)
     while stack:
         element, in_code, in_math = stack.pop()
@@ -176,14 +186,15 @@ def version(name: str) -> str:
 
 # -- the run
 
-def pages(root: Path) -> Iterator[tuple[str, bytes, str | None, str]]:
-    """(name, source HTML, URL, expected HTML) of each page of a dataset directory."""
+def pages(root: Path) -> Iterator[tuple[str, bytes, str | None, str, str]]:
+    """(name, source HTML, URL, expected HTML, title) of each page of a dataset directory; URL
+    and title from ``expected-metadata.json`` when there is one."""
     for page in sorted(p.parent for p in root.glob("*/source.html")):
         meta = {}
         if (page / "expected-metadata.json").exists():
             meta = json.loads((page / "expected-metadata.json").read_text(encoding="utf-8"))
         yield page.name, (page / "source.html").read_bytes(), meta.get("url"), \
-            (page / "expected.html").read_text(encoding="utf-8")
+            (page / "expected.html").read_text(encoding="utf-8"), meta.get("title") or ""
 
 
 def score(pairs: list[tuple[dict[str, int], dict[str, int]]]) -> dict[str, dict[str, float]]:
@@ -205,9 +216,9 @@ def run_dataset(root: Path, extractors: dict[str, Extractor]) -> dict[str, Any]:
     per_page: dict[str, list[tuple[dict[str, int], dict[str, int]]]] = {name: [] for name in extractors}
     details: dict[str, dict[str, dict[str, list[int]]]] = {name: {} for name in extractors}
     count = 0
-    for page, html, url, expected in pages(root):
+    for page, html, url, expected, title in pages(root):
         count += 1
-        gold = gold_counts(expected)
+        gold = gold_counts(expected, title)
         for name, extract in extractors.items():
             try:
                 found = markdown_counts(extract(html, url), parser)

@@ -94,3 +94,9 @@ def test_table_and_readme_section_come_from_the_results(structure):
     assert "the 2 readability pages" in out
     with pytest.raises(ValueError):
         structure.rewrite("no markers", "x")
+
+
+def test_the_title_given_beside_the_content_is_a_gold_heading(structure):
+    assert structure.gold_counts("<p>Text</p>", "Why Rivers Meander")["headings"] == 1
+    assert structure.gold_counts("<h1>Why  rivers meander</h1><p>Text</p>", "Why Rivers Meander")["headings"] == 1
+    assert structure.gold_counts("<h2>Other</h2><p>Text</p>", "Why Rivers Meander")["headings"] == 2
