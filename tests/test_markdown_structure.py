@@ -226,3 +226,8 @@ def test_details_keep_their_summary_as_a_bold_title():
 def test_a_headings_anchor_mark_link_is_dropped():
     assert md('<h2 id="s"><a class="anchor" href="#s">¶</a>The dry summer</h2><p>Text.</p>') == \
         "## The dry summer\n\nText."
+
+
+def test_an_ordered_list_stays_as_labelled():
+    page = '<p>Some text.</p><ol><li id="a">One thing here.</li><li id="b">Two.</li><li>Three.</li></ol><p>End.</p>'
+    assert md(page, labels=[True, False, False, False, False]) == "Some text."
