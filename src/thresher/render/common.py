@@ -552,7 +552,7 @@ def _image_slot(doc: Document, element: int, unit: int, written: set[int]) -> tu
 
     ``unit``: the image's ``figure`` (or the image itself). A figure with a written block
     (its caption) has its image written before that block. Otherwise the image goes with the
-    blocks around ``unit`` inside the nearest ancestor that holds blocks: when the block after
+    blocks around ``unit`` inside the nearest ancestor that holds blocks beside it: when the block after
     it is written, before that one; else when the block before it is, after that one. An image
     with no written neighbour there (a teaser among dropped links, a logo in a dropped header)
     is not written."""
@@ -565,8 +565,9 @@ def _image_slot(doc: Document, element: int, unit: int, written: set[int]) -> tu
         if inside:
             return (inside[0], True) if inside[0] >= first else (inside[-1], False)
     holder = columns.parents[unit]
-    while holder >= 0 and columns.end_blocks[holder] <= columns.first_blocks[holder]:
-        holder = columns.parents[holder]
+    unit_first, unit_end = columns.first_blocks[unit], columns.end_blocks[unit]
+    while holder >= 0 and columns.first_blocks[holder] >= unit_first and columns.end_blocks[holder] <= unit_end:
+        holder = columns.parents[holder]  # no block of its own beside the unit's
     if holder < 0:
         return None
     low, high = columns.first_blocks[holder], columns.end_blocks[holder]
