@@ -7,7 +7,7 @@ of its own, which this module corrects for every output format:
   are kept, every block of it is, so rows keep all their cells and labels;
 * **short lists**: a short list between two kept blocks, not navigation, is kept whole
   (:func:`short_lists`);
-* **section headings**: a link heading (a self-anchor) whose section's first block is kept
+* **section headings**: a self-anchored heading whose section's first block is kept
   is kept (:func:`opening_headings`), and so is a ``<summary>`` whose ``<details>`` content
   is (:func:`summaries`);
 * **headings**: Wikipedia-style ``[edit]`` section links are dropped from
@@ -62,7 +62,7 @@ class SelectionParams:
     # ... unless more than this share of its characters are links (menus and link lists).
     list_max_link_density: float = 0.5
     # A dropped heading that opens kept content is kept when at least this share of it is links
-    # (a heading made a link or a self-anchor, dropped for its links).
+    # into the page (a self-anchor, dropped for its links).
     heading_min_link_density: float = 0.5
 
 
@@ -179,14 +179,30 @@ def summaries(doc: Document, keep: Sequence[bool]) -> list[int]:
     return out
 
 
+def is_self_anchored(doc: Document, block: Block) -> bool:
+    """Every link in ``block`` points into the page itself (``href="#..."``): a section's
+    self-anchor, not a teaser's link to another page."""
+    columns = doc.elements
+    found = False
+    for i in range(block.element, subtree_end(doc, block.element)):
+        if columns.tags[i] == "a":
+            href = (columns.attrs[i].get("href") or "").strip()
+            if not href.startswith("#"):
+                return False
+            found = True
+    return found
+
+
 def opening_headings(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> list[int]:
-    """Dropped link headings that open kept content: a heading block at least
-    ``heading_min_link_density`` links (a heading made a link or a self-anchor, which an
-    algorithm may drop for its links) whose next block is kept and not a heading."""
+    """Dropped self-anchored headings that open kept content: a heading block at least
+    ``heading_min_link_density`` links, all of them into the page (:func:`is_self_anchored`:
+    a section heading made its own anchor, which an algorithm may drop for its links; a
+    teaser's title links elsewhere), whose next block is kept and not a heading."""
     out = summaries(doc, keep)
     for i in np.flatnonzero(doc.numbers.is_heading).tolist():
         if (not keep[i] and i + 1 < len(keep) and keep[i + 1] and not doc.blocks[i + 1].is_heading
-                and doc.blocks[i].link_density >= params.heading_min_link_density):
+                and doc.blocks[i].link_density >= params.heading_min_link_density
+                and is_self_anchored(doc, doc.blocks[i])):
             out.append(i)
     return out
 
@@ -194,13 +210,21 @@ def opening_headings(doc: Document, keep: Sequence[bool], params: SelectionParam
 # -- whole tables
 
 def whole_tables(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> frozenset[int]:
-    """The data tables (innermost ``table`` elements) whose blocks are mostly kept (:func:`mostly_kept`)."""
+    """The data tables (innermost ``table`` elements) with a kept block whose blocks are mostly
+    kept (:func:`mostly_kept`) or that sit between kept blocks (:func:`between_kept`)."""
     if "table" not in doc.elements.tags:
         return frozenset()
     table = nearest(doc, _TABLE)
     touched = {table[block.element] for block, kept in zip(doc.blocks, keep) if kept}
     touched.discard(-1)
-    return frozenset(t for t in touched if mostly_kept(doc, keep, t, params) and is_data_table(doc, table, t, params))
+    return frozenset(t for t in touched if (mostly_kept(doc, keep, t, params) or between_kept(doc, keep, t))
+                     and is_data_table(doc, table, t, params))
+
+
+def between_kept(doc: Document, keep: Sequence[bool], element: int) -> bool:
+    """The blocks just before and just after ``element`` are kept: it sits inside kept content."""
+    first, end = doc.elements.first_blocks[element], doc.elements.end_blocks[element]
+    return first > 0 and end < len(keep) and keep[first - 1] and keep[end]
 
 
 def mostly_kept(doc: Document, keep: Sequence[bool], element: int, params: SelectionParams = SelectionParams()) -> bool:
