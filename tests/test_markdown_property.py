@@ -24,7 +24,7 @@ def cells(draw) -> tuple[str, bool]:
 
 @st.composite
 def tables(draw) -> tuple[str, bool]:
-    """A table's HTML, and whether it has text (a table without is not written)."""
+    """A table's HTML, and whether it is written as a table: it has text and two cells or more."""
     rows = draw(st.integers(1, 4))
     width = draw(st.integers(1, 4))
     out, has_text = [], False
@@ -37,7 +37,8 @@ def tables(draw) -> tuple[str, bool]:
             has_text = has_text or text
             row.append(f"<{tag}{span if c == 0 else ''}>{cell}</{tag}>")
         out.append("<tr>" + "".join(row) + "</tr>")
-    return "<table>" + "".join(out) + "</table>", has_text
+    # a table of one cell is a box around its content, not a table
+    return "<table>" + "".join(out) + "</table>", has_text and rows * width >= 2
 
 
 @st.composite

@@ -89,8 +89,8 @@ def test_markdown_table_has_header_separator_after_first_row():
 
 
 def test_markdown_two_tables_stay_apart():
-    out = md("<table><tr><td>a</td></tr></table><p>between</p><table><tr><td>b</td></tr></table>")
-    assert out == "| a |\n|---|\n\nbetween\n\n| b |\n|---|"
+    out = md("<table><tr><td>a</td><td>1</td></tr></table><p>between</p><table><tr><td>b</td><td>2</td></tr></table>")
+    assert out == "| a | 1 |\n|---|---|\n\nbetween\n\n| b | 2 |\n|---|---|"
 
 
 def test_markdown_fenced_code_keeps_newlines_and_language():

@@ -55,7 +55,7 @@ from .common import (
 )
 from .extraction import Extraction
 from .formulas import Formulas, formula_markdown
-from .selection import select, title_heading_needed
+from .selection import has_cells, select, title_heading_needed
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]]|~~)|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
 _LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
@@ -501,7 +501,8 @@ def _run_chunk(doc: Document, lay: Layout, kept: Sequence[Block], i: int, links:
             j += 1
         return Chunk(_quote(whole_table(doc, lay, whole, links, images), quote_depth(doc, lay, block.element)),
                      quote=_outer_quote(doc, lay, block.element)), j
-    if is_cell(block):
+    owner = lay.table[block.element]
+    if is_cell(block) and (owner < 0 or has_cells(doc, lay.table, owner, 2)):  # one cell: a box, no table
         j = i + 1
         while j < len(kept) and is_cell(kept[j]) and lay.table[kept[j].element] == lay.table[block.element]:
             j += 1
