@@ -80,7 +80,7 @@ def test_markdown_inline_style_spaces_stay_outside_markers():
 
 def test_markdown_lists_nest_by_enclosing_lists():
     out = md("<ul><li>one</li><li>two<ul><li>two a</li></ul></li></ul><ol><li>first</li><li>second</li></ol>")
-    assert out == "- one\n- two\n  - two a\n\n1. first\n1. second"
+    assert out == "- one\n- two\n  - two a\n\n1. first\n2. second"
 
 
 def test_markdown_table_has_header_separator_after_first_row():
@@ -89,8 +89,8 @@ def test_markdown_table_has_header_separator_after_first_row():
 
 
 def test_markdown_two_tables_stay_apart():
-    out = md("<table><tr><td>a</td></tr></table><p>between</p><table><tr><td>b</td></tr></table>")
-    assert out == "| a |\n|---|\n\nbetween\n\n| b |\n|---|"
+    out = md("<table><tr><td>a</td><td>1</td></tr></table><p>between</p><table><tr><td>b</td><td>2</td></tr></table>")
+    assert out == "| a | 1 |\n|---|---|\n\nbetween\n\n| b | 2 |\n|---|---|"
 
 
 def test_markdown_fenced_code_keeps_newlines_and_language():

@@ -285,6 +285,15 @@ impl Page {
         PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])
     }
 
+    /// The text of element ``element``'s subtree as the page holds it, walked or not: the
+    /// TeX of a skipped ``<annotation>`` or ``<script type="math/tex">``, say ("" when out of range).
+    fn element_text(&self, py: Python<'_>, element: usize) -> String {
+        match self.doc.nodes.get(element) {
+            Some(&node) => py.detach(|| self.dom.text_content(node)),
+            None => String::new(),
+        }
+    }
+
     /// Per element, the nearest ancestor-or-self whose tag is in ``tags`` (-1: none).
     fn nearest<'py>(
         &self,

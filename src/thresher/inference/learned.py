@@ -29,7 +29,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _core, features as F
-from .._lazy import cached_property
 from ..document.blocks import Document
 from ..document.language import stopwords
 from ..errors import ModelError

@@ -46,16 +46,16 @@ from .._lazy import attribute as _attribute
 if TYPE_CHECKING:
     from .author import clean_author
     from .dates import find_date_in_text, normalize_date
-    from .extract import extract_metadata
+    from .extract import extract_metadata, extract_title
     from .record import Metadata
     from .title import site_keys, strip_site_name
 
-__all__ = ["Metadata", "clean_author", "extract_metadata", "find_date_in_text", "normalize_date", "site_keys",
-           "strip_site_name"]
+__all__ = ["Metadata", "clean_author", "extract_metadata", "extract_title", "find_date_in_text", "normalize_date",
+           "site_keys", "strip_site_name"]
 
 # Each name's module, imported when the name is first read: an extraction without metadata
 # needs the record type only, not the field readers and their patterns.
-_LAZY = {"Metadata": ".record", "clean_author": ".author", "extract_metadata": ".extract",
+_LAZY = {"Metadata": ".record", "clean_author": ".author", "extract_metadata": ".extract", "extract_title": ".extract",
          "find_date_in_text": ".dates", "normalize_date": ".dates", "site_keys": ".title",
          "strip_site_name": ".title"}
 

@@ -14,6 +14,15 @@ from .sources import _first, _index_meta, _linked_data, _meta_first
 from .title import _title, site_keys
 
 
+def extract_title(doc: Document) -> str:
+    """The title :func:`extract_metadata` finds, alone: the page's h1 when it agrees with a
+    declared title, else the first declared title, without site-name segments."""
+    meta = _index_meta(doc)
+    ld = _linked_data(doc)
+    keys = site_keys(_site_names(meta, ld) + _organisation_names(ld), _host(doc.url))
+    return _title(doc, meta, ld, keys)
+
+
 def extract_metadata(doc: Document, language: str = "", *, use_htmldate: bool = False,
                      html: str | None = None) -> Metadata:
     """Metadata of ``doc``; ``language`` (ISO 639-1) overrides the page's own.

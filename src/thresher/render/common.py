@@ -22,16 +22,17 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from ..document.blocks import HEADING_TAGS, Block, Document
+from .formulas import Formulas
 
 # -- purify: the whitelist
 
 # Tags the HTML renderer may write; everything else is flattened to its text.
 ALLOWED_TAGS = frozenset(
     "article p h1 h2 h3 h4 h5 h6 ul ol li table thead tbody tr td th pre code blockquote "
-    "a b strong i em br figure figcaption caption img".split())
+    "a b strong i em del br figure figcaption caption img".split())
 
 # Attributes kept per allowed tag (copied from the source element when safe).
 ALLOWED_ATTRIBUTES: dict[str, frozenset[str]] = {
@@ -47,9 +48,10 @@ ALLOWED_SCHEMES = frozenset({"http", "https", "mailto", "ftp", "tel"})
 # Inline source tags and the mark they carry ("a" is the link mark).
 INLINE_MARKS: dict[str, str] = {
     "a": "a", "b": "b", "strong": "strong", "i": "i", "em": "em", "cite": "i",
-    "code": "code", "kbd": "code", "samp": "code", "tt": "code",
+    "code": "code", "kbd": "code", "samp": "code", "tt": "code", "del": "del", "s": "del", "strike": "del",
 }
 BOLD, ITALIC, CODE = frozenset({"b", "strong"}), frozenset({"i", "em"}), frozenset({"code"})
+STRIKE = frozenset({"del"})
 
 # More nested inline wrappers than this add nothing (hostile pages nest
 # thousands); only the innermost ones are rendered.
@@ -141,6 +143,7 @@ class Layout(NamedTuple):
     table: list[int]
     quote: list[int]
     pre: list[int]
+    formulas: Formulas | None = None  # the page's formulas, for the renderers that write TeX
 
 
 def layout(doc: Document) -> Layout:
@@ -227,6 +230,50 @@ def table_rows(doc: Document, table: Sequence[int], row: Sequence[int], element:
         elif tags[i] in ("td", "th") and row[i] >= 0 and table[row[i]] == element:
             rows.setdefault(row[i], []).append(i)
     return [cells for cells in rows.values() if cells]
+
+
+# Spans beyond these are clamped: a hostile colspan="1000" on every cell would multiply the output.
+MAX_COLSPAN, MAX_ROWSPAN = 64, 256
+
+
+def _span(doc: Document, cell: int, name: str, most: int) -> int:
+    try:
+        value = int((doc.elements.attrs[cell].get(name) or "1").strip())
+    except ValueError:
+        return 1
+    return min(max(value, 1), most)
+
+
+def table_grid(doc: Document, rows: Sequence[Sequence[int]]) -> list[list[int]]:
+    """``rows`` of cell elements (:func:`table_rows`) laid out on the table's grid: a cell with
+    ``colspan`` n is followed by n-1 places of -1, one with ``rowspan`` n holds its column in
+    the next n-1 rows with -1, so every cell sits in its own column."""
+    grid: list[list[int]] = []
+    pending: dict[int, int] = {}  # column -> rows it is still held by a rowspan above
+    for cells in rows:
+        out: list[int] = []
+        for cell in cells:
+            _fill_held(out, pending)
+            colspan = _span(doc, cell, "colspan", MAX_COLSPAN)
+            rowspan = _span(doc, cell, "rowspan", MAX_ROWSPAN)
+            for k in range(colspan):
+                if rowspan > 1:
+                    pending[len(out)] = rowspan - 1
+                out.append(cell if k == 0 else -1)
+        last_held = max((column for column, count in pending.items() if count > 0), default=-1)
+        while len(out) <= last_held:
+            _fill_held(out, pending)
+            if len(out) <= last_held and pending.get(len(out), 0) <= 0:
+                out.append(-1)
+        grid.append(out)
+    return grid
+
+
+def _fill_held(out: list[int], pending: dict[int, int]) -> None:
+    """Append a -1 for each column from ``len(out)`` on that a rowspan above still holds."""
+    while pending.get(len(out), 0) > 0:
+        pending[len(out)] -= 1
+        out.append(-1)
 
 
 def table_caption(doc: Document, table: Sequence[int], element: int) -> int:
@@ -319,10 +366,12 @@ def split_space(text: str) -> tuple[str, str, str]:
 # -- images
 
 class Image(NamedTuple):
-    """An image to write: its URL (resolved, safe) and alternative text."""
+    """An image to write: its URL (resolved, safe), alternative text and caption."""
 
     src: str
     alt: str
+    caption: str = ""
+    element: int = -1  # the img element
 
 
 class ImagePlacement(NamedTuple):
@@ -350,46 +399,181 @@ def image_placement(doc: Document, blocks: Sequence[Block]) -> ImagePlacement:
     """Where the page's ``<img>`` elements go among ``blocks`` (the blocks being written).
 
     An image read while a block was open (``<p>text <img></p>``) goes after that block,
-    when it is written. An image between blocks goes with them when every neighbouring
-    block inside its nearest ancestor that holds blocks is written: before the next
-    (``<figure><img><figcaption>``), else after the previous one. Images without a safe
-    URL are left out."""
+    when it is written. An image between blocks goes with them (:func:`_image_slot`) when
+    it sits in written content: inside a ``figure`` with a written block (its caption), or
+    next to a written block inside its nearest ancestor that holds blocks: before the next
+    (``<figure><img><figcaption>``), else after the previous one. Images without a real
+    source (:func:`image_source`) or that are pixels (:func:`is_pixel`) are left out; a
+    figure's image carries the figure's caption (:func:`figure_caption`) when the caption is
+    not written as a block of its own."""
     columns = doc.elements
     if "img" not in columns.tags:
         return NO_IMAGES
     written = {block.index for block in blocks}
     placement = ImagePlacement({}, {})
+    figure = nearest(doc, _FIGURE) if "figure" in columns.tags else None
     for i, tag in enumerate(columns.tags):
         if tag != "img":
             continue
-        image = _image(doc, i)
-        if image is None:
+        unit = figure[i] if figure is not None and figure[i] >= 0 else i
+        slot = _image_slot(doc, i, unit, written)
+        if slot is None:
             continue
-        slot = _image_slot(doc, i, written)
-        if slot is not None:
+        image = image_of(doc, i, unit, caption=not _written_inside(doc, unit, written))
+        if image is not None:
             target = placement.before if slot[1] else placement.after
             target.setdefault(slot[0], []).append(image)
     return placement
 
 
-def _image(doc: Document, element: int) -> Image | None:
+_FIGURE = frozenset({"figure"})
+# Hosts that serve tracking pixels and beacons, never content images.
+TRACKING_HOSTS = (
+    "doubleclick.net", "google-analytics.com", "googletagmanager.com", "scorecardresearch.com", "quantserve.com",
+    "facebook.com/tr", "pixel.wp.com", "stats.wp.com", "analytics.twitter.com", "bat.bing.com", "ads.linkedin.com",
+    "agkn.com", "dmtracker.com",
+    "adnxs.com", "demdex.net", "krxd.net", "omtrdc.net", "chartbeat.net", "newrelic.com", "nr-data.net",
+)
+_WIDTH_DESCRIPTOR = re.compile(r"^(\d+(?:\.\d+)?)([wx])$")
+
+
+def srcset_largest(srcset: str | None) -> str:
+    """The URL of the largest candidate of a ``srcset`` (by its ``w`` or ``x`` descriptor; a
+    candidate without one counts as ``1x``); "" when there is none."""
+    best, best_size = "", -1.0
+    for candidate in (srcset or "").split(","):
+        parts = candidate.split()
+        if not parts or parts[0].startswith("data:"):
+            continue
+        size = 1.0
+        if len(parts) > 1:
+            match = _WIDTH_DESCRIPTOR.match(parts[-1])
+            size = float(match.group(1)) if match else 1.0
+        if size > best_size:
+            best, best_size = parts[0], size
+    return best
+
+
+def _usable(src: str | None) -> str:
+    src = (src or "").strip()
+    return "" if not src or src.lower().startswith(("data:", "about:", "javascript:")) else src
+
+
+def image_source(doc: Document, element: int) -> str:
+    """The real source of ``img`` ``element``, unresolved: ``src`` unless it is missing or a
+    ``data:`` placeholder, then the lazy loaders' ``data-src``, ``data-lazy-src``,
+    ``data-original``, the largest candidate of ``srcset``/``data-srcset``/``data-lazy-srcset``,
+    then that of a ``<source>`` of its ``<picture>``; "" when there is none."""
     attrs = doc.elements.attrs[element]
-    src = safe_url(attrs.get("src") or attrs.get("data-src"), doc.url)
-    return Image(src, " ".join((attrs.get("alt") or "").split())) if src else None
+    for name in ("src", "data-src", "data-lazy-src", "data-original", "data-lazy", "data-url"):
+        src = _usable(attrs.get(name))
+        if src:
+            return src
+    for name in ("srcset", "data-srcset", "data-lazy-srcset"):
+        src = _usable(srcset_largest(attrs.get(name)))
+        if src:
+            return src
+    parent = doc.elements.parents[element]
+    if parent >= 0 and doc.elements.tags[parent] == "picture":
+        for i in range(parent + 1, element):
+            if doc.elements.tags[i] == "source" and doc.elements.parents[i] == parent:
+                src = _usable(srcset_largest(doc.elements.attrs[i].get("srcset")
+                                             or doc.elements.attrs[i].get("data-srcset")))
+                if src:
+                    return src
+    return ""
 
 
-def _image_slot(doc: Document, element: int, written: set[int]) -> tuple[int, bool] | None:
-    """(block index, before it?) for an image element, or None when it is not written."""
-    first, end = doc.elements.first_blocks[element], doc.elements.end_blocks[element]
+def _dimension(value: str | None) -> float | None:
+    text = (value or "").strip().lower().removesuffix("px")
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def is_pixel(doc: Document, element: int, src: str) -> bool:
+    """A tracking pixel or spacer, not a picture: declared 0 or 1 pixel wide or high (and not
+    responsive: a ``srcset`` offers real sizes), or served by a known tracking host
+    (:data:`TRACKING_HOSTS`)."""
+    attrs = doc.elements.attrs[element]
+    responsive = any(attrs.get(name) for name in ("srcset", "data-srcset", "sizes"))
+    for name in ("width", "height"):
+        size = _dimension(attrs.get(name))
+        if size is not None and size <= 1 and not responsive:  # a responsive image is sized by its CSS
+            return True
+    return is_tracking_url(src)
+
+
+def is_tracking_url(url: str) -> bool:
+    """``url`` is served by a host of :data:`TRACKING_HOSTS` (or a subdomain of one; an
+    entry with a path matches URLs under it)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    host = (parts.hostname or "").lower()
+    for entry in TRACKING_HOSTS:
+        entry_host, _, entry_path = entry.partition("/")
+        if (host == entry_host or host.endswith("." + entry_host)) and parts.path.lstrip("/").startswith(entry_path):
+            return True
+    return False
+
+
+def image_of(doc: Document, element: int, unit: int = -1, caption: bool = True) -> Image | None:
+    """The image to write for ``img`` ``element``, or None without a real source or for a
+    pixel; with ``caption``, that of its ``figure`` ``unit`` (the image itself: none)."""
+    src = safe_url(image_source(doc, element), doc.url)
+    if not src or is_pixel(doc, element, src):
+        return None
+    attrs = doc.elements.attrs[element]
+    alt = " ".join((attrs.get("alt") or attrs.get("data-alt") or "").split())
+    return Image(src, alt, figure_caption(doc, unit) if caption and unit != element else "", element)
+
+
+def _written_inside(doc: Document, element: int, written: set[int]) -> bool:
+    return any(b in written for b in range(doc.elements.first_blocks[element], doc.elements.end_blocks[element]))
+
+
+def figure_caption(doc: Document, figure: int) -> str:
+    """The text of the ``figcaption`` of ``figure`` (-1: none), space-collapsed."""
+    if figure < 0:
+        return ""
+    tags, parents = doc.elements.tags, doc.elements.parents
+    for i in range(figure + 1, subtree_end(doc, figure)):
+        if tags[i] == "figcaption" and parents[i] >= 0:
+            blocks = cell_blocks(doc, i)
+            return " ".join(clean_text(" ".join(block.text.split())) for block in blocks).strip()
+    return ""
+
+
+def _image_slot(doc: Document, element: int, unit: int, written: set[int]) -> tuple[int, bool] | None:
+    """(block index, before it?) for an image element, or None when it is not written.
+
+    ``unit``: the image's ``figure`` (or the image itself). A figure with a written block
+    (its caption) has its image written before that block. Otherwise the image goes with the
+    blocks around ``unit`` inside the nearest ancestor that holds blocks beside it: when the block after
+    it is written, before that one; else when the block before it is, after that one. An image
+    with no written neighbour there (a teaser among dropped links, a logo in a dropped header)
+    is not written."""
+    columns = doc.elements
+    first, end = columns.first_blocks[element], columns.end_blocks[element]
     if end > first:
         return (first, False) if first in written else None
-    holder = element
-    while holder >= 0 and doc.elements.end_blocks[holder] <= doc.elements.first_blocks[holder]:
-        holder = doc.elements.parents[holder]
+    if unit != element:
+        inside = [b for b in range(columns.first_blocks[unit], columns.end_blocks[unit]) if b in written]
+        if inside:
+            return (inside[0], True) if inside[0] >= first else (inside[-1], False)
+    holder = columns.parents[unit]
+    unit_first, unit_end = columns.first_blocks[unit], columns.end_blocks[unit]
+    while holder >= 0 and columns.first_blocks[holder] >= unit_first and columns.end_blocks[holder] <= unit_end:
+        holder = columns.parents[holder]  # no block of its own beside the unit's
     if holder < 0:
         return None
-    low, high = doc.elements.first_blocks[holder], doc.elements.end_blocks[holder]
-    neighbours = [b for b in (first - 1, first) if low <= b < high]
-    if not neighbours or not all(b in written for b in neighbours):
-        return None
-    return (first, True) if first in neighbours else (first - 1, False)
+    low, high = columns.first_blocks[holder], columns.end_blocks[holder]
+    before, after = columns.first_blocks[unit] - 1, columns.end_blocks[unit]
+    if low <= after < high and after in written:
+        return after, True
+    if low <= before < high and before in written:
+        return before, False
+    return None

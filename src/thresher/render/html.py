@@ -297,8 +297,9 @@ def flow(doc: Document, lay: Layout, blocks: Sequence[Block], links: bool,
 
 
 def figure(image: Image) -> str:
-    """An image as ``<figure><img src alt></figure>``."""
-    return element("figure", open_tag("img", {"src": image.src, "alt": image.alt}))
+    """An image as ``<figure><img src alt></figure>``, with a ``<figcaption>`` when it has a caption."""
+    caption = element("figcaption", escape(image.caption, quote=False)) if image.caption else ""
+    return element("figure", open_tag("img", {"src": image.src, "alt": image.alt}) + caption)
 
 
 def _outer_quote(doc: Document, lay: Layout, block: Block) -> int:

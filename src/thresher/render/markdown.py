@@ -22,38 +22,47 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..document.blocks import Block, Document
+from ..metadata import extract_title
 from .common import (
     BOLD,
     CODE,
+    INLINE_MARKS,
     ITALIC,
     NO_IMAGES,
+    STRIKE,
     Image,
     ImagePlacement,
     Layout,
+    above,
     cell_blocks,
     clean_text,
     code_run_end,
     code_text,
     heading_level,
+    image_of,
     image_placement,
+    inline_marks,
     is_cell,
     is_code,
     layout,
     list_chain,
     quote_depth,
-    runs,
     safe_url,
-    split_space,
+    subtree_end,
     table_caption,
+    table_grid,
     table_rows,
 )
 from .extraction import Extraction
-from .selection import select, title_heading_needed
+from .formulas import Formulas, formula_markdown
+from .selection import has_cells, select, title_heading_needed
 
-_INLINE_SPECIAL = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
+_INLINE_SPECIAL = re.compile(r"([\\`*\[\]]|~~)|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
 _LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
 _RULE_LINE = re.compile(r"^(\s*)([-=])(?=[-=\s]*$)", re.M)  # "---" / "===" would make a rule or heading
 _BACKTICKS = re.compile(r"`+")
+# A heading's self-anchor drawn as a mark ("¶", "#", "§", a link symbol): a link with no words.
+_ANCHOR_MARK_LINK = re.compile(r"\[(?:¶|\\#|#|§|🔗|\u00b6)\]\([^)\s]*\)")
 # ASCII a link destination keeps raw: RFC 3986's unreserved and reserved characters but the
 # parentheses, which would end the destination when unbalanced ("%" is kept only in escapes).
 _DESTINATION_ASCII = frozenset(string.ascii_letters + string.digits + "-._~:/?#[]@!$&'*+,;=")
@@ -66,6 +75,7 @@ class Chunk(NamedTuple):
 
     text: str
     group: tuple[str, int] | tuple[()] = ()  # blocks of one group (a list) join with one newline
+    quote: int = -1  # the outermost blockquote it is in: chunks of one quote join inside it
 
 
 def escape(text: str) -> str:
@@ -104,22 +114,6 @@ def code_block(text: str, language: str = "") -> str:
     return f"{fence}{language}\n{text}\n{fence}"
 
 
-def _styled(core: str, kinds: Sequence[str], href: str, links: bool, base: str | None) -> str:
-    if any(k in CODE for k in kinds):
-        out = code_span(core)
-    else:
-        out = escape_inline(core)
-        if any(k in BOLD for k in kinds):
-            out = f"**{out}**"
-        if any(k in ITALIC for k in kinds):
-            out = f"*{out}*"
-    if links and "a" in kinds:
-        url = link_destination(safe_url(href, base))
-        if url:
-            out = f"[{out}]({url})"
-    return out
-
-
 def link_destination(url: str) -> str:
     """``url`` made safe as a Markdown link destination: ``[text](destination)``.
 
@@ -153,30 +147,163 @@ def _percent_encoded(ch: str) -> str:
     return "".join(f"%{byte:02X}" for byte in ch.encode("utf-8", errors="surrogatepass"))
 
 
-def inline(doc: Document, lay: Layout, block: Block, links: bool) -> str:
-    """The block's text with inline markup; ``<br>`` becomes a newline."""
-    pieces = []
-    for run in runs(doc, lay, block):
-        if run.br:
-            pieces.append("\n")
-            continue
-        lead, core, trail = split_space(run.text)
+class _Mark(NamedTuple):
+    """An inline element open while a block's spans are written."""
+
+    element: int
+    opener: str  # "" for a wrapper that writes nothing (a repeated kind, a link not written)
+    closer: str
+    code: bool  # a code element: its text is gathered and written as one code span
+
+
+class _Inline:
+    """Writes a block's spans with markers at its inline elements' edges, so one ``<b>``
+    holding a link is one ``**...**`` and one ``<a>`` holding bold text is one link.
+
+    Markers open lazily, before the first text that is not space, and close with the
+    element; space at an element's edges goes outside its markers (CommonMark's flanking
+    rules), and an element without text writes no markers."""
+
+    def __init__(self, links: bool, base: str | None) -> None:
+        self.links, self.base = links, base
+        self.out: list[str] = []
+        self.stack: list[tuple[_Mark, bool]] = []  # (mark, opened)
+        self.code: list[str] | None = None  # the text of the open code element
+
+    def mark(self, doc: Document, element: int, open_kinds: set[str]) -> _Mark:
+        kind = INLINE_MARKS[doc.elements.tags[element]]
+        if kind in CODE:
+            return _Mark(element, "", "", True)
+        if kind in open_kinds:
+            return _Mark(element, "", "", False)
+        if kind == "a":
+            url = link_destination(safe_url(doc.elements.attrs[element].get("href"), self.base)) if self.links else ""
+            return _Mark(element, "[", f"]({url})", False) if url else _Mark(element, "", "", False)
+        marker = "**" if kind in BOLD else "*" if kind in ITALIC else "~~" if kind in STRIKE else ""
+        return _Mark(element, marker, marker, False)
+
+    def enter(self, doc: Document, marks: Sequence[int]) -> None:
+        """Close the open elements that are not in ``marks`` and open those that are new."""
+        keep = 0
+        while keep < len(self.stack) and keep < len(marks) and self.stack[keep][0].element == marks[keep]:
+            keep += 1
+        while len(self.stack) > keep:
+            self.close()
+        for element in marks[keep:]:
+            if self.code is not None:
+                break  # inside code nothing else is marked
+            kinds = {INLINE_MARKS[doc.elements.tags[m.element]] for m, _ in self.stack if m.opener}
+            mark = self.mark(doc, element, kinds)
+            self.stack.append((mark, False))
+            if mark.code:
+                self.code = []
+
+    def close(self) -> None:
+        mark, opened = self.stack.pop()
+        if mark.code:
+            if self.code is not None and "".join(self.code).strip():
+                self.text_piece(code_span(" ".join("".join(self.code).split())), raw=True)
+            self.code = None
+            return
+        if not opened or not mark.closer:
+            return
+        space = ""
+        while self.out and self.out[-1].isspace():
+            space = self.out.pop() + space
+        if self.out and self.out[-1][-1:].isspace():
+            last = self.out[-1]
+            stripped = last.rstrip()
+            space = last[len(stripped):] + space
+            self.out[-1] = stripped
+        self.out.append(mark.closer)
+        if space:
+            self.out.append(space)
+
+    def text(self, text: str) -> None:
+        if self.code is not None:
+            self.code.append(text)
+            return
+        self.text_piece(text, raw=False)
+
+    def text_piece(self, text: str, raw: bool) -> None:
+        core = text.strip()
         if not core:
-            pieces.append(lead)
+            if text:
+                self.out.append(" ")
+            return
+        if text[:1].isspace():
+            self.out.append(" ")
+        for i, (mark, opened) in enumerate(self.stack):
+            if not opened:
+                self.stack[i] = (mark, True)
+                if mark.opener:
+                    self.out.append(mark.opener)
+        self.out.append(core if raw else escape_inline(" ".join(core.split())))
+        if text[-1:].isspace():
+            self.out.append(" ")
+
+    def finish(self) -> str:
+        while self.stack:
+            self.close()
+        return "".join(self.out)
+
+
+def _formula_span(doc: Document, lay: Layout, block: Block, formulas: Formulas, element: int, writer: _Inline,
+                  written: set[int]) -> bool:
+    """Write the formula ``element`` is part of, once per block; False when it is in none (or
+    one without TeX: its text is written as text)."""
+    unit = formulas.unit[element]
+    formula = formulas.formula(unit, (block,)) if unit >= 0 else None
+    if formula is None:
+        return False
+    if unit not in written:
+        written.add(unit)
+        alone = all(formulas.unit[e] == unit for t, e in block.spans if t.strip())
+        writer.enter(doc, inline_marks(doc, lay, unit, block.element))
+        writer.text_piece(formula_markdown(formula._replace(display=formula.display and alone)), raw=True)
+    return True
+
+
+def inline(doc: Document, lay: Layout, block: Block, links: bool) -> str:
+    """The block's text with inline markup; ``<br>`` becomes a newline; a formula (``formulas``)
+    its TeX as ``$...$`` or ``$$...$$`` (the layout's :class:`~thresher.render.formulas.Formulas`)."""
+    writer = _Inline(links, doc.url)
+    tags = doc.elements.tags
+    formulas = lay.formulas
+    written: set[int] = set()
+    for text, element in block.spans:
+        if tags[element] == "br":
+            writer.enter(doc, ())
+            writer.out.append("\n")
             continue
-        if not run.kinds:
-            pieces.append(lead + escape_inline(core) + trail)
-        else:
-            pieces.append(lead + _styled(core, run.kinds, run.href, links, doc.url) + trail)
-    lines = (" ".join(line.split()) for line in "".join(pieces).split("\n"))
+        if formulas is not None and _formula_span(doc, lay, block, formulas, element, writer, written):
+            continue
+        writer.enter(doc, inline_marks(doc, lay, element, block.element))
+        writer.text(clean_text(text))
+    lines = (" ".join(line.split()) for line in writer.finish().split("\n"))
     return escape_line_starts("\n".join(line for line in lines if line))
 
 
+_LANGUAGE_PREFIXES = ("language-", "lang-", "highlight-source-", "highlight-", "brush:")
+_LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]+")
+
+
 def _code_language(doc: Document, pre: int) -> str:
-    for token in doc.elements[pre].classes:
-        for prefix in ("language-", "lang-"):
-            if token.startswith(prefix) and token[len(prefix):].isalnum():
-                return token[len(prefix):]
+    """The language a ``pre`` (or a ``code`` inside it, or its wrapper) names in its classes: ``language-x``,
+    ``lang-x``, ``highlight-x`` / ``highlight-source-x`` (GitHub), or SyntaxHighlighter's
+    ``brush: x``; "" when none does."""
+    columns = doc.elements
+    candidates = [pre] + [i for i in range(pre + 1, min(pre + 3, len(columns.tags)))
+                          if columns.tags[i] == "code" and columns.parents[i] in (pre, pre + 1)]
+    if columns.parents[pre] >= 0:  # GitHub's and Pygments' wrapper: <div class="highlight-source-x"><pre>
+        candidates.append(columns.parents[pre])
+    for element in candidates:
+        classes = (columns.attrs[element].get("class") or "").replace("brush: ", "brush:").split()
+        for token in classes:
+            for prefix in _LANGUAGE_PREFIXES:
+                name = token[len(prefix):].rstrip(";")
+                if token.startswith(prefix) and _LANGUAGE.fullmatch(name) and name not in ("none", "plain"):
+                    return name.lower()
     return ""
 
 
@@ -191,55 +318,128 @@ def _indent(text: str, indent: str) -> str:
     return "\n".join(indent + line if line else line for line in text.split("\n"))
 
 
-def _marker(doc: Document, list_element: int) -> str:
-    return "1. " if doc.elements.tags[list_element] == "ol" else "- "
+class Lists:
+    """List item markers: ``- `` in a ``ul``, ``N. `` in an ``ol`` (numbered from its ``start``
+    by the item's place among the list's items), computed once per list."""
+
+    def __init__(self, doc: Document, lay: Layout) -> None:
+        self.doc, self.lay = doc, lay
+        self.numbers: dict[int, int] = {}
+        self.numbered: set[int] = set()
+
+    def marker(self, li: int) -> str:
+        tags = self.doc.elements.tags
+        parent = self.lay.lists[self.doc.elements.parents[li]] if self.doc.elements.parents[li] >= 0 else -1
+        if parent < 0 or tags[parent] != "ol":
+            return "- "
+        if parent not in self.numbered:
+            self._number(parent)
+        return f"{self.numbers.get(li, 1)}. "
+
+    def _number(self, ol: int) -> None:
+        self.numbered.add(ol)
+        columns = self.doc.elements
+        try:
+            number = int((columns.attrs[ol].get("start") or "1").strip())
+        except ValueError:
+            number = 1
+        number = min(max(number, 0), 999_999_999)  # CommonMark: at most nine digits
+        for i in range(ol + 1, subtree_end(self.doc, ol)):
+            if columns.tags[i] == "li" and self.lay.lists[columns.parents[i]] == ol:
+                try:
+                    value = columns.attrs[i].get("value")
+                    number = int(value) if value else number
+                except ValueError:
+                    pass
+                self.numbers[i] = number
+                number += 1
 
 
-def _item_indent(doc: Document, chain: Sequence[int]) -> str:
-    """Spaces for an item nested in ``chain``: the marker widths of its outer lists."""
-    return "".join(" " * len(_marker(doc, el)) for el in chain[:-1])
+def _item_indent(lists: Lists, doc: Document, lay: Layout, chain: Sequence[int], item_seen: set[int]) -> str:
+    """Spaces for an item nested in ``chain``: the marker widths of the items of its outer lists
+    that hold it and were written (an item whose parent item was left out is not indented under
+    it: indented alone it would read as code)."""
+    indent = ""
+    for inner in chain[1:]:
+        parent_item = above(doc, lay.li, inner)
+        if parent_item >= 0 and parent_item in item_seen:
+            indent += " " * len(lists.marker(parent_item))
+    return indent
 
 
-def _block_chunk(doc: Document, lay: Layout, block: Block, links: bool, item_seen: set[int]) -> Chunk:
+def _block_chunk(doc: Document, lay: Layout, block: Block, links: bool, item_seen: set[int],
+                 lists: Lists) -> Chunk:
     """One block that is neither a cell nor code; ``item_seen`` collects the list items already started."""
     depth = quote_depth(doc, lay, block.element)
+    quote = _outer_quote(doc, lay, block.element)
     body = inline(doc, lay, block, links)
     level = heading_level(doc, lay, block)
     if level:
-        return Chunk(_quote("#" * level + " " + " ".join(body.split()), depth))
+        body = " ".join(_ANCHOR_MARK_LINK.sub("", body).split())
+        return Chunk(_quote("#" * level + " " + body, depth), quote=quote)
+    if block.tag == "summary" and body:  # a <details>' summary: its title, in bold
+        body = f"**{body}**" if "\n" not in body and not body.startswith("*") else body
     li = lay.li[block.element]
     if li < 0:
-        return Chunk(_quote(body, depth))
+        return Chunk(_quote(body, depth), quote=quote)
     chain = list_chain(doc, lay, li)
     if not chain:
-        return Chunk(_quote(body, depth))
-    marker, indent = _marker(doc, chain[-1]), _item_indent(doc, chain)
+        return Chunk(_quote(body, depth), quote=quote)
+    marker, indent = lists.marker(li), _item_indent(lists, doc, lay, chain, item_seen)
     if li in item_seen:  # a further paragraph of an item already started
-        return Chunk(_quote(_indent(body, indent + " " * len(marker)), depth))
+        return Chunk(_quote(_indent(body, indent + " " * len(marker)), depth), quote=quote)
     item_seen.add(li)
     text = indent + marker + _indent(body, " " * len(marker)).lstrip(" ")
-    return Chunk(_quote(text, depth), ("list", chain[0]))
+    return Chunk(_quote(text, depth), ("list", chain[0]), quote)
+
+
+def _outer_quote(doc: Document, lay: Layout, element: int) -> int:
+    """The outermost ``blockquote`` around ``element`` (-1: none)."""
+    quote, outer = lay.quote[element], -1
+    while quote >= 0:
+        outer, quote = quote, above(doc, lay.quote, quote)
+    return outer
 
 
 def _code_chunk(doc: Document, lay: Layout, code: Sequence[Block]) -> Chunk:
     """A run of blocks in one ``pre`` as one fenced code block."""
     text = code_block(code_text(code), _code_language(doc, lay.pre[code[0].element]))
-    return Chunk(_quote(text, quote_depth(doc, lay, code[0].element)))
+    return Chunk(_quote(text, quote_depth(doc, lay, code[0].element)), quote=_outer_quote(doc, lay, code[0].element))
 
 
 def _cell_text(doc: Document, lay: Layout, block: Block, links: bool) -> str:
-    return " ".join(inline(doc, lay, block, links).split()).replace("|", "\\|")
+    """A block's Markdown inside a table cell: line breaks as ``<br>``, pipes escaped, code
+    (a ``pre`` in a cell) a code span per line."""
+    if is_code(lay, block):
+        lines = [line for line in block.text.split("\n") if line.strip()]
+        text = "<br>".join(code_span(line) for line in lines)
+    else:
+        text = "<br>".join(" ".join(line.split()) for line in inline(doc, lay, block, links).split("\n"))
+    return text.replace("|", "\\|")
 
 
-def whole_table(doc: Document, lay: Layout, element: int, links: bool) -> str:
+def whole_table(doc: Document, lay: Layout, element: int, links: bool, images: bool = False) -> str:
     """Every row and cell of table ``element`` as a markdown table (the first row the header),
-    after its caption."""
-    rows = [[" ".join(_cell_text(doc, lay, block, links) for block in cell_blocks(doc, cell)).strip()
-             for cell in cells] for cells in table_rows(doc, lay.table, lay.row, element)]
+    after its caption: cells in their grid columns (:func:`~thresher.render.common.table_grid`),
+    the blocks of a cell joined by ``<br>``, and with ``images`` the cell's images in it."""
+    rows = [[_whole_cell(doc, lay, cell, links, images) if cell >= 0 else "" for cell in cells]
+            for cells in table_grid(doc, table_rows(doc, lay.table, lay.row, element))]
     rows = [row for row in rows if any(row)]
     caption_blocks = cell_blocks(doc, table_caption(doc, lay.table, element))
     caption = " ".join(inline(doc, lay, block, links) for block in caption_blocks)
     return "\n\n".join(filter(None, (caption.strip(), pipe_table(rows) if rows else "")))
+
+
+def _whole_cell(doc: Document, lay: Layout, cell: int, links: bool, images: bool) -> str:
+    pieces = [_cell_text(doc, lay, block, links) for block in cell_blocks(doc, cell)]
+    if images and "img" in doc.elements.tags:
+        tags = doc.elements.tags
+        for i in range(cell + 1, subtree_end(doc, cell)):
+            if tags[i] == "img" and lay.table[i] == lay.table[cell]:
+                image = image_of(doc, i)
+                if image is not None:
+                    pieces.append(image_chunk(image).text.replace("|", "\\|"))
+    return "<br>".join(piece for piece in pieces if piece)
 
 
 def pipe_table(rows: Sequence[list[str]]) -> str:
@@ -262,7 +462,7 @@ def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> st
             current_row, current_cell = row, None
         text = _cell_text(doc, lay, block, links)
         if block.element == current_cell and rows[-1]:
-            rows[-1][-1] += " " + text  # a cell split by <br><br>
+            rows[-1][-1] += "<br>" + text  # a cell split by <br><br>
         else:
             rows[-1].append(text)
         current_cell = block.element
@@ -271,13 +471,17 @@ def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> st
 
 def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset[int] = frozenset(),
             images: ImagePlacement = NO_IMAGES) -> list[Chunk]:
-    lay = layout(doc)
+    lay = layout(doc)._replace(formulas=Formulas.of(doc))
+    lists = Lists(doc, lay)
     item_seen: set[int] = set()
     out: list[Chunk] = []
     i = 0
     while i < len(kept):
-        chunk, j = _run_chunk(doc, lay, kept, i, links, tables, item_seen)
+        chunk, j = _run_chunk(doc, lay, kept, i, links, tables, item_seen, lists, images is not NO_IMAGES)
         head, tail = images.around(kept[i:j])
+        whole = lay.table[kept[i].element]
+        if whole in tables:  # the table's own images are in its cells
+            tail = [image for image in tail if lay.table[image.element] != whole]
         out.extend(image_chunk(image) for image in head)
         out.append(chunk)
         out.extend(image_chunk(image) for image in tail)
@@ -286,7 +490,7 @@ def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset
 
 
 def _run_chunk(doc: Document, lay: Layout, kept: Sequence[Block], i: int, links: bool, tables: frozenset[int],
-               item_seen: set[int]) -> tuple[Chunk, int]:
+               item_seen: set[int], lists: Lists, images: bool) -> tuple[Chunk, int]:
     """The chunk of the run of blocks starting at ``kept[i]`` and the run's end (exclusive): a
     whole table, consecutive cells of one table, the lines of one ``pre``, or a block."""
     block = kept[i]
@@ -295,34 +499,55 @@ def _run_chunk(doc: Document, lay: Layout, kept: Sequence[Block], i: int, links:
         end, j = doc.elements.end_blocks[whole], i
         while j < len(kept) and kept[j].index < end:
             j += 1
-        return Chunk(_quote(whole_table(doc, lay, whole, links), quote_depth(doc, lay, block.element))), j
-    if is_cell(block):
+        return Chunk(_quote(whole_table(doc, lay, whole, links, images), quote_depth(doc, lay, block.element)),
+                     quote=_outer_quote(doc, lay, block.element)), j
+    owner = lay.table[block.element]
+    if is_cell(block) and (owner < 0 or has_cells(doc, lay.table, owner, 2)):  # one cell: a box, no table
         j = i + 1
         while j < len(kept) and is_cell(kept[j]) and lay.table[kept[j].element] == lay.table[block.element]:
             j += 1
-        return Chunk(_quote(table(doc, lay, kept[i:j], links), quote_depth(doc, lay, block.element))), j
+        return Chunk(_quote(table(doc, lay, kept[i:j], links), quote_depth(doc, lay, block.element)),
+                     quote=_outer_quote(doc, lay, block.element)), j
     if is_code(lay, block):
         j = code_run_end(lay.pre, kept, i)
         return _code_chunk(doc, lay, kept[i:j]), j
-    return _block_chunk(doc, lay, block, links, item_seen), i + 1
+    return _block_chunk(doc, lay, block, links, item_seen, lists), i + 1
 
 
 def image_chunk(image: Image) -> Chunk:
-    """An image as ``![alt](url)``."""
-    return Chunk(f"![{escape_inline(image.alt)}]({link_destination(image.src)})")
+    """An image as ``![alt](url)``, with its figure's caption as the title: ``![alt](url "caption")``."""
+    title = ""
+    if image.caption:
+        title = ' "' + escape_inline(" ".join(image.caption.split())).replace('"', '\\"') + '"'
+    return Chunk(f"![{escape_inline(image.alt)}]({link_destination(image.src)}{title})")
 
 
 def join(chunks: Sequence[Chunk]) -> str:
+    """The chunks one after the other: one line break inside a group (a list), a line holding
+    ``>`` between chunks of one blockquote (so it stays one quote), a blank line otherwise."""
     parts: list[str] = []
-    previous: tuple[str, int] | tuple[()] = ()
+    previous = Chunk("")
     for chunk in chunks:
         if not chunk.text:
             continue
         if parts:
-            parts.append("\n" if chunk.group and chunk.group == previous else "\n\n")
+            if chunk.group and chunk.group == previous.group:
+                parts.append("\n")
+            elif chunk.quote >= 0 and chunk.quote == previous.quote:
+                parts.append("\n>\n")
+            else:
+                parts.append("\n\n")
         parts.append(chunk.text)
-        previous = chunk.group
+        previous = chunk
     return "".join(parts)
+
+
+def markdown_title(result: Extraction) -> str:
+    """The title the Markdown opens with: the metadata's cleaned title (the article's own h1
+    when it agrees with a declared title, no site-name suffix: :func:`~thresher.metadata.extract_title`),
+    found whether or not the metadata was extracted; the document's ``<title>`` when the
+    metadata finds none."""
+    return extract_title(result.document) or result.title or ""
 
 
 def render(result: Extraction, *, links: bool = False, title: bool = True, images: bool = False,
@@ -336,6 +561,7 @@ def render(result: Extraction, *, links: bool = False, title: bool = True, image
         return ""
     placement = image_placement(result.document, selection.blocks) if images else NO_IMAGES
     chunks = _chunks(result.document, selection.blocks, links, selection.tables, placement)
-    if title and title_heading_needed(result.title or "", selection.blocks):
-        chunks.insert(0, Chunk("# " + escape_inline(" ".join(result.title.split()))))
+    heading = markdown_title(result) if title else ""
+    if heading and title_heading_needed(heading, selection.blocks):
+        chunks.insert(0, Chunk("# " + escape_inline(" ".join(heading.split()))))
     return clean_text(join(chunks))

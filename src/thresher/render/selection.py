@@ -5,6 +5,11 @@ of its own, which this module corrects for every output format:
 
 * **whole tables**: when most blocks of a data table (:func:`is_data_table`)
   are kept, every block of it is, so rows keep all their cells and labels;
+* **short lists**: a short list between two kept blocks, not navigation, is kept whole
+  (:func:`short_lists`);
+* **section headings**: a self-anchored heading whose section's first block is kept
+  is kept (:func:`opening_headings`), and so is a ``<summary>`` whose ``<details>`` content
+  is (:func:`summaries`);
 * **headings**: Wikipedia-style ``[edit]`` section links are dropped from
   headings, headings left empty are not written, and a heading that is the
   last block (a dangling pull quote or a "Related" title) is written as a
@@ -25,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..document.blocks import Block, Document, normalize_space
-from .common import clean_text, nearest
+from .common import clean_text, nearest, subtree_end
 from .extraction import Extraction
 
 _TABLE = frozenset({"table"})
@@ -52,6 +57,13 @@ class SelectionParams:
     # A table is completed when at least this share of its blocks is kept: the algorithm dropped
     # a few cells of a table it took, rather than took a few cells of a table it rejected.
     table_min_kept_share: float = 0.5
+    # A list of at most this many blocks between two kept blocks is content (an enumeration) ...
+    short_list_max_blocks: int = 4
+    # ... unless more than this share of its characters are links (menus and link lists).
+    list_max_link_density: float = 0.5
+    # A dropped heading that opens kept content is kept when at least this share of it is links
+    # into the page (a self-anchor, dropped for its links).
+    heading_min_link_density: float = 0.5
 
 
 class Selection(NamedTuple):
@@ -69,6 +81,10 @@ def select(result: Extraction, params: SelectionParams = SelectionParams()) -> S
     for table in tables:
         for index in doc.element_blocks(table):
             keep[index] = True
+    for index in short_lists(doc, keep, params):
+        keep[index] = True
+    for index in opening_headings(doc, keep, params):
+        keep[index] = True
     blocks = kept_blocks(doc, keep)
     if navigation_only(blocks, params):
         return Selection([], frozenset())
@@ -113,16 +129,102 @@ def navigation_only(blocks: Sequence[Block], params: SelectionParams = Selection
     return bool(blocks)
 
 
+# -- whole lists
+
+_LISTS = frozenset({"ul", "ol"})
+
+
+def short_lists(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> list[int]:
+    """The dropped blocks of short lists in content: an outermost ``ul``/``ol`` of at most
+    ``short_list_max_blocks`` blocks whose neighbouring blocks (before and after) are both
+    kept, and whose text is not mostly links (``list_max_link_density``): an enumeration
+    inside the article, not a menu."""
+    columns = doc.elements
+    if "li" not in columns.tags:
+        return []
+    out: list[int] = []
+    n = len(keep)
+    lists = nearest(doc, _LISTS)
+    for element, tag in enumerate(columns.tags):
+        parent = columns.parents[element]
+        if tag not in _LISTS or (parent >= 0 and lists[parent] >= 0):  # outermost lists only: disjoint
+            continue
+        first, end = columns.first_blocks[element], columns.end_blocks[element]
+        if (first < end <= first + params.short_list_max_blocks and first > 0 and end < n
+                and keep[first - 1] and keep[end] and not all(keep[first:end])
+                and _link_share(doc.blocks[first:end]) <= params.list_max_link_density):
+            out.extend(i for i in range(first, end) if not keep[i])
+    return out
+
+
+def _link_share(blocks: Sequence[Block]) -> float:
+    chars = sum(block.char_count for block in blocks)
+    return sum(block.link_char_count for block in blocks) / chars if chars else 1.0
+
+
+# -- section headings
+
+def summaries(doc: Document, keep: Sequence[bool]) -> list[int]:
+    """Dropped ``<summary>`` blocks whose next block is kept and lies in the same ``<details>``:
+    a summary titles the content it discloses."""
+    if "summary" not in doc.elements.tags:
+        return []
+    columns, out = doc.elements, []
+    for i, block in enumerate(doc.blocks):
+        if block.tag != "summary" or keep[i] or i + 1 >= len(keep) or not keep[i + 1]:
+            continue
+        details = columns.parents[block.element]
+        if details >= 0 and columns.tags[details] == "details" and i + 1 < columns.end_blocks[details]:
+            out.append(i)
+    return out
+
+
+def is_self_anchored(doc: Document, block: Block) -> bool:
+    """Every link in ``block`` points into the page itself (``href="#..."``): a section's
+    self-anchor, not a teaser's link to another page."""
+    columns = doc.elements
+    found = False
+    for i in range(block.element, subtree_end(doc, block.element)):
+        if columns.tags[i] == "a":
+            href = (columns.attrs[i].get("href") or "").strip()
+            if not href.startswith("#"):
+                return False
+            found = True
+    return found
+
+
+def opening_headings(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> list[int]:
+    """Dropped self-anchored headings that open kept content: a heading block at least
+    ``heading_min_link_density`` links, all of them into the page (:func:`is_self_anchored`:
+    a section heading made its own anchor, which an algorithm may drop for its links; a
+    teaser's title links elsewhere), whose next block is kept and not a heading."""
+    out = summaries(doc, keep)
+    for i in np.flatnonzero(doc.numbers.is_heading).tolist():
+        if (not keep[i] and i + 1 < len(keep) and keep[i + 1] and not doc.blocks[i + 1].is_heading
+                and doc.blocks[i].link_density >= params.heading_min_link_density
+                and is_self_anchored(doc, doc.blocks[i])):
+            out.append(i)
+    return out
+
+
 # -- whole tables
 
 def whole_tables(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> frozenset[int]:
-    """The data tables (innermost ``table`` elements) whose blocks are mostly kept (:func:`mostly_kept`)."""
+    """The data tables (innermost ``table`` elements) with a kept block whose blocks are mostly
+    kept (:func:`mostly_kept`) or that sit between kept blocks (:func:`between_kept`)."""
     if "table" not in doc.elements.tags:
         return frozenset()
     table = nearest(doc, _TABLE)
     touched = {table[block.element] for block, kept in zip(doc.blocks, keep) if kept}
     touched.discard(-1)
-    return frozenset(t for t in touched if mostly_kept(doc, keep, t, params) and is_data_table(doc, table, t, params))
+    return frozenset(t for t in touched if (mostly_kept(doc, keep, t, params) or between_kept(doc, keep, t))
+                     and is_data_table(doc, table, t, params))
+
+
+def between_kept(doc: Document, keep: Sequence[bool], element: int) -> bool:
+    """The blocks just before and just after ``element`` are kept: it sits inside kept content."""
+    first, end = doc.elements.first_blocks[element], doc.elements.end_blocks[element]
+    return first > 0 and end < len(keep) and keep[first - 1] and keep[end]
 
 
 def mostly_kept(doc: Document, keep: Sequence[bool], element: int, params: SelectionParams = SelectionParams()) -> bool:
@@ -133,9 +235,12 @@ def mostly_kept(doc: Document, keep: Sequence[bool], element: int, params: Selec
 
 def is_data_table(doc: Document, table: Sequence[int], element: int,
                   params: SelectionParams = SelectionParams()) -> bool:
-    """A table of short cells, few of them links, with no table inside: data, not page layout.
+    """A table of two cells or more, short ones, few of them links, with no table inside: data,
+    not page layout.
 
     ``table``: each element's nearest ``table`` (:func:`~thresher.render.common.nearest`)."""
+    if not has_cells(doc, table, element, 2):
+        return False  # a one-cell table is a box around its content (a highlighter's code, a layout)
     blocks = doc.blocks[doc.elements.first_blocks[element]:doc.elements.end_blocks[element]]
     chars = link_chars = 0
     for block in blocks:
@@ -144,6 +249,21 @@ def is_data_table(doc: Document, table: Sequence[int], element: int,
         chars += block.char_count
         link_chars += block.link_char_count
     return chars > 0 and link_chars <= params.table_max_link_density * chars
+
+
+def has_cells(doc: Document, table: Sequence[int], element: int, count: int) -> bool:
+    """Table ``element`` has at least ``count`` cells (``td``/``th``) of its own."""
+    tags = doc.elements.tags
+    found = 0
+    for i in range(element + 1, subtree_end(doc, element)):
+        if tags[i] in _CELLS and table[i] == element:
+            found += 1
+            if found >= count:
+                return True
+    return False
+
+
+_CELLS = frozenset({"td", "th"})
 
 
 # -- headings

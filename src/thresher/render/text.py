@@ -5,8 +5,9 @@ list items and table cells are blocks of their own, so each sits on its own
 line; ``pre`` blocks keep their line breaks (the document model keeps them),
 and consecutive blocks of one ``pre`` (a highlighter's one element per line of
 code) are one paragraph, a line each. A table written whole is one paragraph:
-its caption, then a line per row, its cells separated by `` | ``. This is the benchmarks' hot
-path: a page without ``pre`` or whole tables is nothing but a join.
+its caption, then a line per row, its cells separated by `` | ``. A block holding a MathML
+formula says it in TeX (``$...$``: :mod:`~thresher.render.formulas`). This is the benchmarks'
+hot path: a page without ``pre``, ``math`` or whole tables is nothing but a join.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 from ..document.blocks import Block, Document
 from .common import cell_blocks, clean_join, clean_text, code_run_end, code_text, nearest, table_caption, table_rows
 from .extraction import Extraction
+from .formulas import Formulas, block_text, has_formula
 from .selection import select
 
 _PRE = frozenset({"pre"})
@@ -28,6 +30,10 @@ def render(result: Extraction, **_options: Any) -> str:
     selection = select(result)
     kept = selection.blocks
     doc = result.document
+    formulas = Formulas.of(doc, scripts=False)
+    if formulas is not None:  # a formula's block says it in TeX
+        kept = [block._replace(text=block_text(formulas, block)) if has_formula(formulas, block) else block
+                for block in kept]
     if not selection.tables and "pre" not in doc.elements.tags:
         return clean_join([block.text for block in kept])
     pre = nearest(doc, _PRE)
