@@ -47,7 +47,7 @@ def pages(tmp_path):
 def test_options_and_stdin_without_a_command_extract():
     proc = thresher_cmd("--markdown", "-a", ALG, stdin=page("piped"))
     assert proc.returncode == 0, proc.stderr
-    assert "\n# Heading piped\n" in proc.stdout.decode()
+    assert "# Heading piped" in proc.stdout.decode().splitlines()
 
 
 def test_a_file_without_a_command_is_extracted(pages):
@@ -112,7 +112,7 @@ def test_several_inputs_with_outdir_and_one_failure(pages, tmp_path, capsys):
                               "-o", str(out_dir), "-a", ALG, "--format", "markdown")
     assert code == 1 and out == ""
     assert sorted(p.name for p in out_dir.iterdir()) == ["alpha.md", "beta.md", "errors.jsonl"]
-    assert "\n# Heading beta\n" in (out_dir / "beta.md").read_text()
+    assert "# Heading beta" in (out_dir / "beta.md").read_text().splitlines()
     record = json.loads((out_dir / "errors.jsonl").read_text())
     assert record["input"] == missing and "No such file" in record["message"]
     assert f"thresher: {missing}: " in err and "2 ok, 1 errors" in err
