@@ -2,7 +2,8 @@
 
 Each layer is a package (or a few top-level modules) of ``thresher``, lowest first: the document
 model, features, model inference, algorithms, outputs and filters, the public API, evaluation and
-explanation, training, batch work and the web inputs, the command line.
+explanation, training, batch work and the web inputs, the integrations with other engines (datatrove
+...), the command line.
 Runtime code (every layer below training) never imports ``thresher.training``.
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("evaluation", "explain"),
     ("training",),
     ("batch",),
+    ("integrations",),
     ("cli", "__main__"),
 )
 LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
