@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gzip
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -272,3 +273,38 @@ def test_a_worker_that_cannot_start_stops_the_batch_with_an_error(tmp_path):
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(thresher_src)})
     assert proc.stdout.strip() == "WorkerStartError", proc.stderr
+
+
+# ----------------------------------------------------------- the time budget
+
+def many_items(n: int) -> bytes:
+    return b"<html><body><ul>" + b"<li>item" * n + b"</ul></body></html>"
+
+
+def test_one_job_with_a_budget_runs_in_this_process_and_stops_a_huge_page():
+    before = multiprocessing.active_children()
+    records = list(extract_many([("small", page("small")), ("huge", many_items(2_000_000)), ("after", page("after"))],
+                                algorithm=ALG, page_timeout=0.5))
+    assert [r.ok for r in records] == [True, False, True]
+    assert records[1].error.type == "ExtractionTimeout" and "0.5 s" in records[1].error.message
+    assert multiprocessing.active_children() == before
+
+
+def test_a_worker_s_start_up_does_not_count_against_its_first_page():
+    """The worker loads the models before it says it is ready: a one-line page under a small
+    budget is its own time only."""
+    (record,) = extract_many([("one", b"<html><body><p>One line.</p></body></html>")],
+                             isolate=True, page_timeout=0.5)
+    assert record.ok, record.error
+
+
+@pytest.mark.slow
+def test_pages_under_a_budget_in_workers_get_extraction_timeout_records():
+    items = [("small", page("small")), ("huge", many_items(2_000_000))]
+    records = list(extract_many(items, jobs=2, algorithm=ALG, page_timeout=0.5))
+    assert records[0].ok and records[1].error.type == "ExtractionTimeout"
+
+
+def test_the_kill_is_a_backstop_after_the_budget():
+    assert thresher.batch.pool.backstop(0.5) == 2.5
+    assert thresher.batch.pool.backstop(60) == 120

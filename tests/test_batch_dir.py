@@ -328,3 +328,66 @@ def test_a_gzip_bomb_in_the_input_directory_gets_a_size_error(capsys, root, tmp_
     types = error_types(out_dir)
     assert types == {"bad.html": "InputError", "bomb.html.gz": "PageTooLarge"}
     assert "gunzips to more than 100,000 bytes" in errors(out_dir)[1]["message"]
+
+
+# ------------------------------------------- the time budget, and what is no file
+
+def many_items(n: int) -> bytes:
+    return b"<html><body><ul>" + b"<li>item" * n + b"</ul></body></html>"
+
+
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
+def test_a_huge_page_past_its_budget_is_one_extraction_timeout_record(capsys, tmp_path, jobs):
+    root, out_dir = tmp_path / "in", tmp_path / "out"
+    root.mkdir()
+    (root / "tiny.html").write_bytes(b"<html><body><p>One line of text.</p></body></html>")
+    (root / "huge.html").write_bytes(many_items(2_000_000))
+    code, _, err = run_main(capsys, "extract", "--input-dir", str(root), "-o", str(out_dir),
+                            "--page-timeout", "0.5", "--jobs", jobs)
+    assert code == 1, err
+    assert "One line of text." in (out_dir / "tiny.txt").read_text(encoding="utf-8")
+    (record,) = errors(out_dir)
+    assert Path(record["path"]).name == "huge.html" and record["type"] == "ExtractionTimeout"
+    assert "0.5 s" in record["message"]
+    assert sorted(p.name for p in out_dir.iterdir()) == ["errors.jsonl", "tiny.txt"]
+
+
+@pytest.fixture
+def odd_entries(root) -> Path:
+    """``root`` with a FIFO, a socket and a directory named like pages, and a plain directory."""
+    import socket
+
+    os.mkfifo(root / "pipe.html")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(str(root / "sock.html"))
+    except OSError as exc:  # a path too long for a socket address
+        pytest.skip(f"no Unix socket here: {exc}")
+    (root / "folder.html").mkdir()
+    (root / "folder.html" / "inner.txt").write_text("not a page")
+    (root / "plain").mkdir()
+    yield root
+    listener.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs and Unix sockets")
+@pytest.mark.parametrize("name, kind", [("pipe.html", "a FIFO (named pipe)"), ("sock.html", "a socket"),
+                                        ("folder.html", "a directory")])
+def test_an_entry_that_is_no_file_gets_one_record_that_says_what_it_is(capsys, odd_entries, tmp_path, name, kind):
+    out_dir = tmp_path / "out"
+    code, err = batch(capsys, odd_entries, out_dir)  # a FIFO is never opened: this cannot block
+    assert code == 1, err
+    records = [r for r in errors(out_dir) if Path(r["path"]).name == name]
+    assert len(records) == 1
+    assert records[0]["type"] == "NotAFile" and kind in records[0]["message"]
+    assert {"a.txt", "b.txt"} <= {p.name for p in out_dir.iterdir()}
+    assert not any(Path(r["path"]).name == "plain" for r in errors(out_dir))  # a directory, not an input
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_given_as_an_input_is_not_opened_for_blocking_reads(tmp_path):
+    fifo = tmp_path / "given.html"
+    os.mkfifo(fifo)
+    (record,) = thresher.batch.pool.extract_many([fifo], algorithm=ALG, page_timeout=None)
+    assert record.error is not None and record.error.type == "NotAFile"
+    assert "FIFO" in record.error.message

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from ._version import __version__
 from .api import Result, extract, extract_result, preload
-from .errors import InputError, ModelError, ThresherError
+from .errors import ExtractionTimeout, InputError, ModelError, ThresherError
 from .options import FORMATS, Options, SeenTexts
 
 __all__ = [
     "FORMATS",
+    "ExtractionTimeout",
     "InputError",
     "ModelError",
     "Options",

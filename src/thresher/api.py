@@ -13,6 +13,7 @@ import numpy as np
 from . import algorithms
 from .algorithms.base import Classification, Context
 from .document.blocks import Block, Document, build_document
+from .document.budget import check as check_budget, time_budget
 from .document.decode import decode
 from .document.language import load_identifier, page_language
 from .filters import (
@@ -127,16 +128,25 @@ def extract_result(html: bytes | str, url: str | None = None, *, options: Option
     for input that is not a page and :class:`TypeError` for an unknown keyword.
     """
     opts = options_from(keywords, options)
+    with time_budget(opts.timeout):
+        return _extract_result(html, url, opts, metadata, explain, attributes)
+
+
+def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata: bool, explain: bool,
+                    attributes: bool) -> Result:
+    """:func:`extract_result` under the time budget it opened."""
     chosen = algorithms.get(_algorithm_name(opts))
     metadata = metadata or opts.needs_metadata
     clock = time.perf_counter
     t0 = clock()
     decoded = decode(html, opts.content_type)
+    check_budget()
     t1 = clock()
     doc = build_document(decoded.text, url, encoding=decoded.encoding, utf8=decoded.utf8,
                          attributes=attributes or metadata or chosen.needs_attributes or opts.needs_attributes)
     if opts.prune:
         doc = prune_document(doc, opts.prune)
+    check_budget()
     t2 = clock()
     wants_language = metadata or chosen.needs_language or bool(opts.target_language)
     lang = page_language(doc, opts.language) if wants_language else (opts.language or "")
@@ -145,8 +155,10 @@ def extract_result(html: bytes | str, url: str | None = None, *, options: Option
     # Only kept blocks can be dropped or shown as comments: the others are not looked at.
     comments = comment_blocks(doc, only=classification.labels)
     classification = _filtered(doc, classification, comments, opts)
+    check_budget()
     t3 = clock()
     meta = extract_metadata(doc, lang) if metadata else Metadata(title=doc.title, language=lang, url=url or "")
+    check_budget()
     t4 = clock()
     rejected = _rejected(meta, lang, url, opts)
     if rejected:
@@ -201,13 +213,21 @@ def extract(html: bytes | str, url: str | None = None, *, options: Options | Non
     * ``prune``: CSS selectors (a string or a sequence); matching elements' blocks are removed
       before classification (see :mod:`thresher.document.selectors` for the syntax).
     * ``blocks``, ``indent``: json output details.
+    * ``timeout``: seconds the extraction may take (None: no limit). Past them it stops, in
+      the native core as in Python, and raises :class:`thresher.errors.ExtractionTimeout`;
+      the process stays healthy and the next call works.
 
     An unknown keyword raises :class:`TypeError`; input that is not a page (empty, binary, PDF)
-    raises :class:`thresher.errors.InputError`; a page with no main content gives "".
+    raises :class:`thresher.errors.InputError`; a page with no main content gives "". Ctrl-C
+    (SIGINT) during a long native step raises :class:`KeyboardInterrupt` within a fraction of
+    a second.
     """
     opts = options_from(keywords, options)
-    result = extract_result(html, url, options=opts, metadata=opts.needs_metadata,
-                            explain=opts.output == "json", attributes=opts.output != "text")
-    if result.rejected:
-        return ""
-    return result.render(opts.output, **opts.render_options())
+    with time_budget(opts.timeout):  # the rendering counts too
+        result = extract_result(html, url, options=opts, metadata=opts.needs_metadata,
+                                explain=opts.output == "json", attributes=opts.output != "text")
+        if result.rejected:
+            return ""
+        text = result.render(opts.output, **opts.render_options())
+        check_budget()
+        return text

@@ -10,6 +10,10 @@ class InputError(ThresherError):
     """The input is not something we can extract from (empty, binary, PDF, ...)."""
 
 
+class ExtractionTimeout(ThresherError):
+    """The extraction ran past its time budget (``timeout``) and was stopped; nothing of it is kept."""
+
+
 class ModelError(ThresherError):
     """A model file is missing, malformed or of an unsupported schema version."""
 

@@ -5,9 +5,9 @@ The content switches carry trafilatura's names and meanings (``include_comments`
 ``favor_precision``, ``favor_recall``, ``with_metadata``, ``only_with_metadata``,
 ``target_language``, ``deduplicate``, ``prune``), beside thresher's own (``algorithm``,
 ``output``, ``language``, ``params``, ``model``, ``content_type``) and the renderers'
-(``links``, ``blocks``, ``indent``). :func:`options_from` turns keyword arguments into
-an :class:`Options` and rejects unknown names with a :class:`TypeError` that lists the
-valid ones.
+(``links``, ``blocks``, ``indent``), and the time budget (``timeout``).
+:func:`options_from` turns keyword arguments into an :class:`Options` and rejects
+unknown names with a :class:`TypeError` that lists the valid ones.
 """
 from __future__ import annotations
 
@@ -76,9 +76,13 @@ class Options:
     prune: tuple[str, ...] = ()
     blocks: bool = False  # json: every block's decision
     indent: int | None = None  # json: indentation
+    timeout: float | None = None  # seconds the extraction may take (ExtractionTimeout past them)
     seen: SeenTexts | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        from .document.budget import check_timeout
+
+        object.__setattr__(self, "timeout", check_timeout(self.timeout))
         if self.output not in FORMATS:
             raise ValueError(f"unknown output format {self.output!r}; choose from {', '.join(FORMATS)}")
         if self.favor_precision and self.favor_recall:

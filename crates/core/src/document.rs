@@ -318,6 +318,7 @@ impl Walker<'_> {
         // Whether `node` is still to be entered (else: go on past it).
         let mut enter = true;
         loop {
+            crate::budget::check();
             if !enter {
                 // Past `node`: on to its next sibling, or out of the open elements.
                 let mut next = if open.is_empty() {

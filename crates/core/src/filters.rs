@@ -110,6 +110,7 @@ pub fn comment_elements(
     let mut inside = Vec::with_capacity(doc.len());
     let mut memo = Memo::default();
     for i in 0..doc.len() {
+        crate::budget::check();
         let parent = usize::try_from(doc.parents[i]).ok();
         let inherited = parent.is_some_and(|p| p < i && inside[p]);
         let mut own = || {
@@ -141,6 +142,7 @@ pub fn comment_elements_by_slots(
     };
     let mut inside = Vec::with_capacity(doc.len());
     for i in 0..doc.len() {
+        crate::budget::check();
         let parent = usize::try_from(doc.parents[i]).ok();
         if parent.is_some_and(|p| p < i && inside[p]) {
             inside.push(true);

@@ -77,7 +77,10 @@ fn noframes_markup(dom: &Dom) -> Option<String> {
     }
     let markup: String = dom
         .descendants(Dom::DOCUMENT)
-        .filter(|&id| dom.tag(id) == "noframes")
+        .filter(|&id| {
+            crate::budget::check();
+            dom.tag(id) == "noframes"
+        })
         .map(|id| dom.text_content(id))
         .collect::<Vec<_>>()
         .join("\n");
@@ -210,6 +213,8 @@ impl TokenSink for DepthFilter {
     type Handle = NodeId;
 
     fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<NodeId> {
+        // Every token of the page, from either tokenizer, passes here into the tree builder.
+        crate::budget::check();
         let Token::TagToken(tag) = token else {
             return self.inner.process_token(token, line_number);
         };
@@ -252,6 +257,7 @@ pub fn cap_attributes(html: &str, max_attributes: usize) -> Cow<'_, str> {
     let mut copied = 0;
     let mut at = 0;
     while let Some(found) = memchr::memchr(b'<', &bytes[at..]) {
+        crate::budget::check();
         let start = at + found;
         if !bytes.get(start + 1).is_some_and(u8::is_ascii_alphabetic) {
             at = start + 1;

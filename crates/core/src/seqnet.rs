@@ -359,10 +359,13 @@ impl SeqNet {
             &mut buffers,
             &mut h,
         );
+        crate::budget::checkpoint();
         self.conv1.add_relu(kernels, &mut h, &mut buffers.padded);
         for layer in &self.layers {
+            crate::budget::checkpoint();
             self.transform(kernels, &mut h, layer, first, &mut buffers);
         }
+        crate::budget::checkpoint();
         self.conv2.add_relu(kernels, &mut h, &mut buffers.padded);
         let normed = &mut buffers.normed;
         normed.resize(rows * d, 0.0);

@@ -120,6 +120,7 @@ impl Ensemble<'_> {
         self.validate(width)?;
         let mut leaves = vec![0.0; self.roots.len()];
         for (row, margin) in x.chunks_exact(width.max(1)).zip(out.iter_mut()) {
+            crate::budget::check();
             for (leaf, &root) in leaves.iter_mut().zip(self.roots) {
                 *leaf = self.leaf(root as usize, row)?;
             }
@@ -223,6 +224,7 @@ impl CompleteEnsemble {
 
     /// The margins of `rows` (at most [`ROW_GROUP`] whole rows) into `margins`.
     fn chunk_margins<X: SplitValue>(&self, rows: &[X], leaves: &mut [f64], margins: &mut [f64]) {
+        crate::budget::check();
         if self.trees == 0 {
             margins.fill(pairwise_sum(&[]) + self.base);
             return;

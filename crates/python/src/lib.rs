@@ -25,6 +25,7 @@ use thresher_core::features::cetr::{self, Edges};
 use thresher_core::features::{candidates, context, neighbours, shallow, stage2, structure};
 use thresher_core::{build, parse, Limits};
 
+mod budget;
 mod models;
 mod page;
 
@@ -115,6 +116,7 @@ fn blocks<'py>(
     // a bounded number of distinct ones.
     let mut short: HashMap<&str, Bound<'py, PyString>> = HashMap::new();
     for (index, block) in doc.blocks.iter().enumerate() {
+        thresher_core::budget::check();
         let spans = &doc.spans[block.span_start as usize..block.span_end as usize];
         let text = match short.get(block.text.as_str()) {
             Some(held) => held.clone(),
@@ -196,19 +198,34 @@ fn build_document<'py>(
     // A panic in the parser is a bug, never the caller's fault; it becomes a Python error
     // instead of unwinding into the interpreter. Nothing is shared with the closure but
     // the input, so no state is left half-changed.
-    let (dom, doc) = py
-        .detach(|| {
-            std::panic::catch_unwind(AssertUnwindSafe(|| {
-                let dom = parse(source, limits);
-                let doc = build(&dom);
-                (dom, doc)
-            }))
-        })
-        .map_err(|_| PyRuntimeError::new_err("the native parser failed on this page"))?;
+    // (A stop of the time budget is no failure: it goes on to `detach`, which reports it.)
+    let (dom, doc) = budget::detach(py, || {
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let dom = parse(source, limits);
+            let doc = build(&dom);
+            (dom, doc)
+        }))
+        .map_err(thresher_core::budget::forward_stop)
+    })?
+    .map_err(|_| PyRuntimeError::new_err("the native parser failed on this page"))?;
+    // Making the Python objects of a large page takes a while too.
+    budget::held(py, || columns(py, dom, doc, attributes, empty, block_type))
+}
+
+/// [`build_document`]'s dict of columns, made of the parsed page.
+fn columns<'py>(
+    py: Python<'py>,
+    dom: Dom,
+    doc: Document,
+    attributes: bool,
+    empty: &Bound<'py, PyAny>,
+    block_type: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
     let mut strings = Strings::new(py);
     let out = PyDict::new(py);
     let tags = PyList::empty(py);
     for &node in &doc.nodes {
+        thresher_core::budget::check();
         tags.append(strings.get(dom.tag(node)))?;
     }
     out.set_item("tags", tags)?;
@@ -304,7 +321,7 @@ fn gaussian_smooth<'py>(
     };
     let kernel = kernel_of(sigma, radius_sigmas)?;
     let values = values.as_array().to_vec();
-    let out = py.detach(|| cetr::smooth(&values, &kernel, edges));
+    let out = budget::detach(py, || cetr::smooth(&values, &kernel, edges))?;
     Ok(PyArray1::from_vec(py, out))
 }
 
@@ -323,10 +340,10 @@ fn text_copies<'py>(
     if texts.len() != parents.len() {
         return Err(PyValueError::new_err("parents needs one value per text"));
     }
-    let (before, after) = py.detach(|| {
+    let (before, after) = budget::detach(py, || {
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         structure::text_copies(&texts, &parents)
-    });
+    })?;
     Ok((
         PyArray1::from_vec(py, before),
         PyArray1::from_vec(py, after),
@@ -336,6 +353,11 @@ fn text_copies<'py>(
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(build_document, module)?)?;
+    module.add_class::<budget::BudgetScope>()?;
+    module.add_function(wrap_pyfunction!(budget::enter_budget, module)?)?;
+    module.add_function(wrap_pyfunction!(budget::leave_budget, module)?)?;
+    module.add_function(wrap_pyfunction!(budget::check_budget, module)?)?;
+    module.add_function(wrap_pyfunction!(budget::budget_left, module)?)?;
     module.add_class::<Trees>()?;
     module.add_class::<Page>()?;
     module.add_class::<ElementAttributes>()?;

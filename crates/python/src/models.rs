@@ -92,13 +92,13 @@ impl Trees {
         }
         let x = x.as_slice()?;
         let mut out = vec![self.base; rows];
-        py.detach(|| match &self.layout {
+        crate::budget::detach(py, || match &self.layout {
             Layout::Complete(complete) => {
                 complete.margins(x, &mut out);
                 Ok(())
             }
             Layout::Nodes(nodes) => nodes.ensemble(self.base).margins(x, width, &mut out),
-        })
+        })?
         .map_err(model_error)?;
         Ok(out)
     }
@@ -189,9 +189,9 @@ impl Trees {
                 .collect::<PyResult<Vec<usize>>>()?,
             None => (0..height).collect(),
         };
-        let out = py
-            .detach(|| complete.margins_gathered(&slices, &sources, &rows))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let out =
+            crate::budget::detach(py, || complete.margins_gathered(&slices, &sources, &rows))?
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PyArray1::from_vec(py, out))
     }
 
@@ -259,8 +259,7 @@ impl SequenceNet {
         }
         let (values, indices, offsets) =
             (values.as_slice()?, indices.as_slice()?, offsets.as_slice()?);
-        let out = py
-            .detach(|| self.net.margins(values, indices, offsets))
+        let out = crate::budget::detach(py, || self.net.margins(values, indices, offsets))?
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PyArray1::from_vec(py, out))
     }

@@ -13,7 +13,12 @@ use thresher_core::features::page::Head;
 use thresher_core::features::tree::{self, TreeFacts, TreeParams};
 use thresher_core::features::{candidates, overlap, shallow, stage2, tokens};
 use thresher_core::filters;
+
+use crate::budget::detach;
 use thresher_core::hash::HashSet;
+
+/// A sparse token matrix: the token columns, and each block's offset into them.
+type Bags<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
 /// A parsed page kept native, for the feature columns the core computes. Immutable.
 #[pyclass(frozen, module = "thresher._core")]
@@ -162,7 +167,7 @@ impl Page {
         stop_words: &StopWords,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let width = shallow::COLUMNS.len();
-        let values = py.detach(|| shallow::shallow_text(&self.doc, &stop_words.words));
+        let values = detach(py, || shallow::shallow_text(&self.doc, &stop_words.words))?;
         let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])?;
         Ok(array)
     }
@@ -185,10 +190,10 @@ impl Page {
         &self,
         py: Python<'py>,
         words: &CommentWords,
-    ) -> Bound<'py, PyArray1<bool>> {
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         // The tree facts, when the features have computed them, number the id and class
         // values already: each is then judged once.
-        let inside = py.detach(|| match self.facts.get() {
+        let inside = detach(py, || match self.facts.get() {
             Some((_, facts)) => filters::comment_elements_by_slots(
                 &self.dom,
                 &self.doc,
@@ -198,8 +203,8 @@ impl Page {
                 &words.params,
             ),
             None => filters::comment_elements(&self.dom, &self.doc, self.attributes, &words.params),
-        });
-        PyArray1::from_vec(py, inside)
+        })?;
+        Ok(PyArray1::from_vec(py, inside))
     }
 
     /// The facts of every element, as a dict of columns (see ``thresher.features.TreeFacts``).
@@ -208,7 +213,7 @@ impl Page {
         py: Python<'py>,
         params: &TreeFactsParams,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let facts = py.detach(|| self.facts(params));
+        let facts = detach(py, || self.facts(params))?;
         let n = self.doc.len();
         let out = PyDict::new(py);
         for (name, column) in [
@@ -270,17 +275,21 @@ impl Page {
         texts: Vec<String>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let width = texts.len();
-        let values = py.detach(|| {
+        let values = detach(py, || {
             let sets: Vec<_> = texts.iter().map(|t| overlap::word_set(t)).collect();
             overlap::overlaps(&self.doc, &sets)
-        });
+        })?;
         PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])
     }
 
     /// Per element, the nearest ancestor-or-self whose tag is in ``tags`` (-1: none).
-    fn nearest<'py>(&self, py: Python<'py>, tags: Vec<String>) -> Bound<'py, PyArray1<i64>> {
-        let out = py.detach(|| self.doc.nearest(&self.dom, &tags));
-        PyArray1::from_vec(py, out)
+    fn nearest<'py>(
+        &self,
+        py: Python<'py>,
+        tags: Vec<String>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let out = detach(py, || self.doc.nearest(&self.dom, &tags))?;
+        Ok(PyArray1::from_vec(py, out))
     }
 
     /// The blocks' counts as read-only arrays, in ``thresher.blocks.BlockNumbers``' order:
@@ -316,8 +325,9 @@ impl Page {
         py: Python<'py>,
         params: &TreeFactsParams,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let values =
-            py.detach(|| candidates::candidate_columns(&self.dom, &self.doc, &self.facts(params)));
+        let values = detach(py, || {
+            candidates::candidate_columns(&self.dom, &self.doc, &self.facts(params))
+        })?;
         PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), candidates::NAMES.len()])
     }
 
@@ -336,14 +346,14 @@ impl Page {
         {
             let mut view = array.readwrite();
             let out = view.as_slice_mut()?;
-            py.detach(|| {
+            detach(py, || {
                 tokens::set_token_columns(
                     &self.doc,
                     &self.facts(params),
                     &vocabulary.vocabulary,
                     out,
                 )
-            });
+            })?;
         }
         Ok(array)
     }
@@ -355,18 +365,19 @@ impl Page {
         py: Python<'py>,
         vocabulary: &Vocabulary,
         params: &TreeFactsParams,
-    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
-        let (indices, offsets) = py
-            .detach(|| tokens::token_bags(&self.doc, &self.facts(params), &vocabulary.vocabulary));
-        (
+    ) -> PyResult<Bags<'py>> {
+        let (indices, offsets) = detach(py, || {
+            tokens::token_bags(&self.doc, &self.facts(params), &vocabulary.vocabulary)
+        })?;
+        Ok((
             PyArray1::from_vec(py, indices),
             PyArray1::from_vec(py, offsets),
-        )
+        ))
     }
 
     /// Per block, the distinct id/class tokens of its element and its two first ancestors.
-    fn block_tokens(&self, py: Python<'_>, params: &TreeFactsParams) -> Vec<Vec<String>> {
-        py.detach(|| {
+    fn block_tokens(&self, py: Python<'_>, params: &TreeFactsParams) -> PyResult<Vec<Vec<String>>> {
+        detach(py, || {
             let facts = self.facts(params);
             tokens::block_tokens(&self.doc, &facts)
                 .into_iter()
@@ -383,8 +394,7 @@ impl Page {
         p: PyReadonlyArray1<'py, f64>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let p: Vec<f64> = p.as_array().iter().copied().collect();
-        let values = py
-            .detach(|| stage2::context_features(&self.doc, &p))
+        let values = detach(py, || stage2::context_features(&self.doc, &p))?
             .ok_or_else(|| PyValueError::new_err("p needs one score per block"))?;
         PyArray1::from_vec(py, values).reshape([p.len(), stage2::NAMES.len()])
     }
@@ -416,7 +426,7 @@ impl Page {
             }
         };
         let width = names.len();
-        let values = py.detach(|| {
+        let values = detach(py, || {
             let facts = self.facts(params);
             let head = Head {
                 title,
@@ -432,7 +442,7 @@ impl Page {
                 &head,
                 width,
             )
-        });
+        })?;
         let array = PyArray1::from_vec(py, values).reshape([self.doc.blocks.len(), width])?;
         Ok((names, array))
     }

@@ -8,7 +8,12 @@ with exactly one record: an output file under its final name, or a line of
   symbolic link is followed only while its target stays inside DIR (unless
   ``follow_links``); a link out of DIR, a link loop and a broken link are
   not read and get an error record each (types ``SymlinkOutsideInput``,
-  ``SymlinkLoop``, ``BrokenSymlink``), so nothing is skipped silently.
+  ``SymlinkLoop``, ``BrokenSymlink``), so nothing is skipped silently. An entry
+  that matches and is no regular file (a FIFO, a socket, a device, or a
+  directory named like a page, ``x.html``) gets an error record of type
+  ``NotAFile`` that says what it is; it is never opened, so a FIFO cannot
+  block the run. (A directory whose name has no suffix, as ``**/*`` matches
+  them all, is taken for a directory, not an input.)
 - Outputs (:func:`write_atomically`): written to a temporary name in the
   target's directory, flushed, fsync'd and renamed, so a file under its
   final name is always complete. Temporaries a killed run left behind
@@ -27,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,10 +72,35 @@ def _is_inside(path: Path, real_root: Path) -> bool:
     return path == real_root or path.is_relative_to(real_root)
 
 
+# What a directory entry that is no regular file is, by its stat mode.
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISDIR, "a directory"))
+
+
+def what_it_is(mode: int) -> str:
+    """What a file of stat ``mode`` is, in words ("a regular file", "a FIFO (named pipe)" ...)."""
+    return next((name for test, name in _KINDS if test(mode)), "a regular file" if stat.S_ISREG(mode)
+                else "not a regular file")
+
+
+def _not_a_page(path: Path, shown: Path) -> Entry | None:
+    """An :class:`Entry` for ``shown`` when ``path`` (followed) is no regular file worth a record;
+    ``None`` for a regular file, and for a directory whose name does not look like a page's."""
+    try:
+        mode = path.stat().st_mode  # a stat never opens: a FIFO cannot block it
+    except OSError as exc:
+        return Entry(shown, type(exc).__name__, f"cannot be read: {exc.strerror or exc}")
+    if stat.S_ISREG(mode) or (stat.S_ISDIR(mode) and not shown.suffix):
+        return None
+    return Entry(shown, "NotAFile", f"{what_it_is(mode)} named like a page: not read")
+
+
 def _classify(path: Path, root: Path, real_root: Path, follow_links: bool) -> Path | Entry | None:
     """``path`` to extract, an :class:`Entry` to report, or ``None`` for what is no input (a directory)."""
     if not _passes_through_link(path, root):
-        return path if path.is_file() else None
+        entry = _not_a_page(path, path)
+        return path if entry is None and path.is_file() else entry
     try:
         target = path.resolve(strict=True)
     except FileNotFoundError:
@@ -77,7 +108,7 @@ def _classify(path: Path, root: Path, real_root: Path, follow_links: bool) -> Pa
     except (OSError, RuntimeError):  # RuntimeError: Python 3.11's "Symlink loop"; OSError ELOOP later
         return Entry(path, "SymlinkLoop", "a symbolic link loop: not read")
     if not target.is_file():
-        return None
+        return _not_a_page(target, path)
     if not follow_links and not _is_inside(target, real_root):
         return Entry(path, "SymlinkOutsideInput",
                      f"links to {target}, outside the input directory: not read (--follow-links reads it)")

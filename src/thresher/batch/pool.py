@@ -4,19 +4,34 @@
 :class:`BatchRecord` per input, in input order. A failure on one input becomes
 an error record and never stops the run.
 
-Worker processes. With ``jobs > 1``, or with a per-page time limit
-(``page_timeout``, on by default), pages run in worker processes that the
-calling process supervises: each page is sent to a worker on its own, so that
+The time limit. ``page_timeout`` (60 s by default) is each page's time
+budget, which thresher's extraction enforces itself (``extract(timeout=)``: the
+native core and the Python steps stop past it): such a page gets an
+``ExtractionTimeout`` error record, and the process that ran it goes on.
 
-- a page that runs past ``page_timeout`` seconds has its worker killed and
-  replaced, and gets a ``PageTimeout`` error record;
+Worker processes. With ``jobs > 1`` (or ``isolate=True``) pages run in worker
+processes that the calling process supervises: each page is sent to a worker
+on its own, so that
+
+- a worker that stops answering, past its page's budget plus a grace
+  (:func:`backstop`, counted from the moment the worker tells it started the
+  page), is killed and replaced, and the page gets a ``PageTimeout`` error
+  record: the backstop for code the budget cannot stop;
 - a worker that dies (a crash in native code, ``os._exit``) is replaced, and
   the page it was working on gets a ``WorkerCrashed`` error record;
 - a page sent to a worker that died between pages is sent again.
 
-A time limit needs a process to kill, so ``jobs=1`` with a time limit runs a
-pool of one worker; ``jobs=1, page_timeout=None`` runs in the calling process
-(no pickling, no process start: handy for debugging and small jobs).
+A worker loads the extraction code and its models before it says it is
+ready, so its start-up never counts against a page.
+
+With ``jobs=1`` (and ``isolate`` left to its default), thresher's own
+extraction runs in the calling process: the budget needs no process to kill,
+and there is no pickling and no process start, which also makes the batch
+usable where children cannot be started (a Dask worker is a daemon process).
+A custom ``extractor`` with a time limit still runs in a worker, since a budget
+cannot stop code that does not check it; ``isolate=True`` asks for a worker for
+thresher's own extraction too (a crash then costs one page, not the batch),
+``isolate=False`` for none.
 
 Workers are started with the ``spawn`` method, deliberately: a fresh
 interpreter inherits no threads, locks or file descriptors from the caller
@@ -44,6 +59,7 @@ import gzip
 import os
 import pickle
 import signal
+import stat
 import sys
 import threading
 import time
@@ -60,12 +76,14 @@ from ..errors import InputError
 from .fetch import DEFAULT_MAX_BYTES
 
 DEFAULT_PAGE_TIMEOUT = 60.0
+_GRACE = 2.0  # seconds, at least, that a worker may run past its page's budget before it is killed
 _READ_CHUNK = 1 << 20
 _AHEAD_PER_WORKER = 8  # pages taken from the input beyond the next record to yield, per worker
 _BOOT_LIMIT = 120.0  # seconds a new worker may take to start before the batch gives up
 _WATCH_INTERVAL = 0.5
 _PR_SET_PDEATHSIG = 1
 _READY = "ready"
+_STARTED = "started"
 
 
 class PageTooLarge(InputError):
@@ -73,7 +91,7 @@ class PageTooLarge(InputError):
 
 
 class BatchError(NamedTuple):
-    type: str  # exception class name, or PageTimeout / WorkerCrashed
+    type: str  # exception class name (ExtractionTimeout: past the budget), or PageTimeout / WorkerCrashed
     message: str
 
     def __str__(self) -> str:
@@ -120,6 +138,30 @@ def is_gzip_name(path: str | Path) -> bool:
     return str(path).endswith(".gz")
 
 
+class NotAFile(InputError):
+    """An input path is no regular file (a FIFO, a socket, a device, a directory)."""
+
+
+def _open_regular(path: str | Path) -> Any:
+    """``path`` opened for reading when it is a regular file; :class:`NotAFile` otherwise.
+
+    It is opened without blocking, so a FIFO with no writer cannot hang the batch, and its
+    kind is read from the open file, so it cannot change between the check and the read."""
+    from .directory import what_it_is
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotAFile(f"{path}: {what_it_is(mode)}, not a page file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_page(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """Bytes of a page file, gunzipped when the name ends in ``.gz``; at most ``max_bytes`` of them.
 
@@ -127,7 +169,7 @@ def read_page(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     output passes the cap, so a small file that expands enormously costs no
     more than the cap.
     """
-    with open(path, "rb") as raw:
+    with _open_regular(path) as raw:
         if not is_gzip_name(path):
             return _read_capped(raw, max_bytes, str(path), "is")
         with gzip.GzipFile(fileobj=raw) as unzipped:
@@ -154,8 +196,11 @@ def _error(job_id: str, kind: str, message: str) -> BatchRecord:
 
 
 def run_job(job: _Job, options: dict[str, Any], extractor: Callable[..., str] | None = None,
-            max_bytes: int = DEFAULT_MAX_BYTES) -> BatchRecord:
-    """Extract one input; every exception becomes an error record."""
+            max_bytes: int = DEFAULT_MAX_BYTES, timeout: float | None = None) -> BatchRecord:
+    """Extract one input within ``timeout`` seconds (thresher's time budget: it stops
+    thresher's own work, whichever extractor calls it); every exception becomes an error record."""
+    from ..document.budget import time_budget
+
     try:
         html = read_page(job.path, max_bytes) if job.path is not None else job.html
         if html is None:
@@ -164,7 +209,9 @@ def run_job(job: _Job, options: dict[str, Any], extractor: Callable[..., str] | 
             from ..api import extract
 
             extractor = extract
-        return BatchRecord(job.id, True, extractor(html, job.url, **options), None)
+        with time_budget(timeout):
+            output = extractor(html, job.url, **options)
+        return BatchRecord(job.id, True, output, None)
     except Exception as exc:  # noqa: BLE001 - one bad input never stops a batch
         return _failure(job.id, exc)
 
@@ -176,14 +223,27 @@ class _Task:
     options: dict[str, Any]
     extractor: Callable[..., str] | None
     max_bytes: int
+    timeout: float | None = None
 
     def run(self, job: _Job) -> BatchRecord:
-        return run_job(job, self.options, self.extractor, self.max_bytes)
+        return run_job(job, self.options, self.extractor, self.max_bytes, self.timeout)
+
+    def is_thresher_s(self) -> bool:
+        """Whether the extraction is thresher's own (``extract``, or an extractor of this package
+        such as the WARC one), which the time budget stops."""
+        return self.extractor is None or getattr(self.extractor, "__module__", "").startswith("thresher.")
 
     def warm_up(self) -> None:
-        """Import the extraction code before the first page, so that a page's time limit is its own."""
-        if self.extractor is None:
-            from .. import api  # noqa: F401
+        """Load the extraction code and the models it reads before the first page, so that a
+        page's time is its own. A failure here is left for the pages to report."""
+        if not self.is_thresher_s():
+            return
+        from .. import algorithms
+        from ..api import preload
+
+        with contextlib.suppress(Exception):
+            preload(self.options.get("algorithm") or algorithms.DEFAULT, self.options.get("model"),
+                    self.options.get("language"))
 
 
 # ------------------------------------------------------------- worker side
@@ -238,6 +298,7 @@ def _worker_main(conn: Connection, task: _Task, parent_pid: int) -> None:
         conn.send_bytes(pickle.dumps(_READY))
         while True:
             job = pickle.loads(conn.recv_bytes())
+            conn.send_bytes(pickle.dumps(_STARTED))  # the page's clock starts now
             conn.send_bytes(_pickled(task.run(job)))
     except (EOFError, OSError):  # the parent closed the pipe (done with us) or is gone
         return
@@ -283,7 +344,8 @@ class _Worker:
         child.close()
         self.ready = False
         self.page: _Sent | None = None
-        self.since = time.monotonic()  # start of its boot, or of its page
+        self.started = False  # it said it started its page
+        self.since = time.monotonic()  # start of its boot, of the sending of its page, or of its page
 
     def is_idle(self) -> bool:
         return self.ready and self.page is None
@@ -293,13 +355,15 @@ class _Worker:
         return not self.ready or self.page is not None
 
     def send(self, item: _Sent) -> None:
-        self.page, self.since = item, time.monotonic()
+        self.page, self.started, self.since = item, False, time.monotonic()
         self.conn.send_bytes(pickle.dumps(item.job))
 
     def deadline(self, limit: float | None) -> float | None:
-        if not self.ready:
+        """When the worker is killed unless it answers: a boot, and the wait for a page to
+        start, are bounded generously; a started page by its budget's :func:`backstop`."""
+        if not self.ready or (self.page is not None and not self.started):
             return self.since + _BOOT_LIMIT
-        return self.since + limit if self.page is not None and limit is not None else None
+        return self.since + backstop(limit) if self.page is not None and limit is not None else None
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -362,6 +426,8 @@ class _Pool:
                 message = pickle.loads(worker.conn.recv_bytes())
                 if message == _READY:
                     worker.ready = True
+                elif message == _STARTED:
+                    worker.started, worker.since = True, time.monotonic()
                 elif worker.page is not None:
                     self.done[worker.page.position] = message
                     worker.page = None
@@ -408,7 +474,14 @@ class _Pool:
             if not worker.ready:
                 worker.kill()
                 raise WorkerStartError(f"a worker process did not start within {_BOOT_LIMIT:g} s")
-            self._replace(worker, "PageTimeout", f"no result within {self.limit:g} s; the worker was killed")
+            if not worker.started:
+                self._replace(worker, "PageTimeout",
+                              f"the worker did not start the page within {_BOOT_LIMIT:g} s; it was killed")
+                continue
+            assert self.limit is not None  # a started page has a deadline only under a limit
+            self._replace(worker, "PageTimeout",
+                          f"no answer within {backstop(self.limit):g} s of starting the page (its time "
+                          f"budget is {self.limit:g} s); the worker was killed")
 
     def next_record(self) -> BatchRecord | None:
         """The next record in input order, if it is done."""
@@ -444,6 +517,31 @@ def _supervised(jobs: Iterator[_Job], task: _Task, workers: int, limit: float | 
         pool.close()
 
 
+def backstop(limit: float) -> float:
+    """Seconds after the start of a page of budget ``limit`` at which its worker is killed:
+    the budget stops the page well before, unless the worker is stuck in code that does not
+    check it (a custom extractor, a hang); the grace covers freeing a large page and sending
+    its record."""
+    return limit + max(_GRACE, limit)
+
+
+def _in_process(jobs: int, isolate: bool | None, task: _Task) -> bool:
+    """Whether the pages run in this process: see the module's notes."""
+    if jobs > 1:
+        return False
+    if isolate is not None:
+        return not isolate
+    return task.timeout is None or task.is_thresher_s() or current_process().daemon
+
+
+def _here(jobs: Iterator[_Job], task: _Task) -> Iterator[BatchRecord]:
+    """Each page in this process, in order; under a budget, the models are loaded first."""
+    if task.timeout is not None:
+        task.warm_up()
+    for job in jobs:
+        yield task.run(job)
+
+
 def _check(jobs: int, page_timeout: float | None, max_bytes: int) -> None:
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
@@ -456,24 +554,28 @@ def _check(jobs: int, page_timeout: float | None, max_bytes: int) -> None:
 def extract_many(paths_or_records: Iterable[Any], *, jobs: int = 1, chunksize: int | None = None,
                  extractor: Callable[..., str] | None = None,
                  page_timeout: float | None = DEFAULT_PAGE_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
-                 **extract_kwargs: Any) -> Iterator[BatchRecord]:
+                 isolate: bool | None = None, **extract_kwargs: Any) -> Iterator[BatchRecord]:
     """Yield a :class:`BatchRecord` per input, in input order.
 
     ``extract_kwargs`` go to :func:`thresher.extract` (``algorithm``,
-    ``output``, ``language``, ...). ``jobs`` is the number of worker
-    processes; a page that takes longer than ``page_timeout`` seconds gets a
-    ``PageTimeout`` error record and its worker is replaced (``None``: no
-    limit; with ``jobs=1`` pages then run in this process). A file input
-    larger than ``max_bytes`` (after gunzipping) gets a ``PageTooLarge`` error
-    record. ``extractor`` replaces :func:`thresher.extract` (it must be a
-    picklable module-level callable taking ``(html, url, **kwargs)``).
-    ``chunksize`` is accepted for compatibility and ignored: pages are sent to
-    workers one at a time, so that each has its own time limit.
+    ``output``, ``language``, ...). ``page_timeout`` is each page's time
+    budget (``None``: none): past it the extraction stops and the page gets an
+    ``ExtractionTimeout`` error record. ``jobs`` is the number of worker
+    processes; with ``jobs=1`` thresher's extraction runs in this process
+    unless ``isolate`` (a custom ``extractor`` under a time limit runs in a
+    worker unless ``isolate=False``). A worker that stops answering past the
+    budget's :func:`backstop` is killed and its page gets a ``PageTimeout``
+    error record. A file input larger than ``max_bytes`` (after gunzipping)
+    gets a ``PageTooLarge`` error record. ``extractor`` replaces
+    :func:`thresher.extract` (it must be a picklable module-level callable
+    taking ``(html, url, **kwargs)``). ``chunksize`` is accepted for
+    compatibility and ignored: pages are sent to workers one at a time, so that
+    each has its own time limit.
     """
     del chunksize
     _check(jobs, page_timeout, max_bytes)
     job_iter = (as_job(item) for item in paths_or_records)
-    task = _Task(dict(extract_kwargs), extractor, max_bytes)
-    if jobs == 1 and page_timeout is None:
-        return (task.run(job) for job in job_iter)
+    task = _Task(dict(extract_kwargs), extractor, max_bytes, page_timeout)
+    if _in_process(jobs, isolate, task):
+        return _here(job_iter, task)
     return _supervised(job_iter, task, jobs, page_timeout)

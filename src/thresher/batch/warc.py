@@ -281,31 +281,33 @@ def _unsent(pending: deque[_Pending]) -> Iterator[WarcResult]:
 
 def extract_warc(path: str | os.PathLike[str] | BinaryIO, *, algorithm: str = DEFAULT, output: str = "text",
                  jobs: int = 1, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
-                 page_timeout: float | None = DEFAULT_PAGE_TIMEOUT, **extract_kwargs: Any) -> Iterator[WarcResult]:
+                 page_timeout: float | None = DEFAULT_PAGE_TIMEOUT, isolate: bool | None = None,
+                 **extract_kwargs: Any) -> Iterator[WarcResult]:
     """Yield a :class:`WarcResult` per HTML response of the archive, in archive order.
 
     Every HTML response gives exactly one result: the extraction's output, or
     an error (over the size cap, undecodable payload, input that is not a
     page, ...). If the archive breaks part-way, one last error result (type
     ``WarcError``, ``record_id`` ``"<path>@end"``) says where. ``jobs > 1``
-    extracts over :func:`thresher.batch.pool.extract_many`'s process pool;
-    ``page_timeout`` is its time limit per page (a ``PageTimeout`` error
-    result past it; ``None``: no limit, and ``jobs=1`` then extracts in this
-    process). ``extract_kwargs`` go to :func:`thresher.extract`.
+    extracts over :func:`thresher.batch.pool.extract_many`'s process pool,
+    ``jobs=1`` in this process (unless ``isolate``: one worker process);
+    ``page_timeout`` is each page's time budget (an ``ExtractionTimeout``
+    error result past it; ``None``: no limit).
+    ``extract_kwargs`` go to :func:`thresher.extract`.
     """
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
     pages = iter_warc(path, max_record_bytes=max_record_bytes)
     label = f"{path if isinstance(path, (str, os.PathLike)) else '<stream>'}@end"
     return _extract_pages(pages, label, dict(algorithm=algorithm, output=output, **extract_kwargs), jobs,
-                          page_timeout)
+                          page_timeout, isolate)
 
 
 def _extract_pages(pages: Iterator[WarcPage], label: str, options: dict[str, Any],
-                   jobs: int, page_timeout: float | None) -> Iterator[WarcResult]:
+                   jobs: int, page_timeout: float | None, isolate: bool | None) -> Iterator[WarcResult]:
     pending: deque[_Pending] = deque()
     for record in extract_many(_jobs(pages, pending, label), jobs=jobs, extractor=extract_page,
-                               page_timeout=page_timeout, **options):
+                               page_timeout=page_timeout, isolate=isolate, **options):
         yield from _unsent(pending)
         yield _result(record, pending.popleft().url)
     yield from _unsent(pending)

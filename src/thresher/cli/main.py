@@ -107,9 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
     ext.add_argument("--jobs", "--parallel", "-j", type=int, default=1, metavar="N",
                      help="worker processes for --input-dir or --warc (default: 1; 0: one per CPU)")
     ext.add_argument("--page-timeout", type=float, metavar="SECONDS",
-                     help="time limit per page of --input-dir or --warc: past it the page gets a "
-                          f"PageTimeout error and its worker is replaced (default: {DEFAULT_PAGE_TIMEOUT:g}; "
-                          "0: none, and --jobs 1 then extracts in this process)")
+                     help="time budget per page of --input-dir or --warc: past it the extraction stops "
+                          f"and the page gets an ExtractionTimeout error (default: {DEFAULT_PAGE_TIMEOUT:g}; "
+                          "0: none)")
+    ext.add_argument("--isolate", action="store_true",
+                     help="--input-dir, --warc: with --jobs 1, extract in a worker process all the same, "
+                          "so that a crash costs one page, not the run (default: in this process)")
     ext.add_argument("--resume", action="store_true",
                      help="--input-dir: skip inputs with an output or an error record in OUTDIR, keep "
                           "errors.jsonl's records (default: extract everything, start errors.jsonl afresh)")
@@ -195,12 +198,14 @@ def _os_message(exc: OSError, fallback: str = "") -> str:
 
 def read_file(path: str, max_bytes: int) -> bytes:
     """A page file's bytes, gunzipped when its name says so, at most ``max_bytes`` of them."""
-    from ..batch.pool import PageTooLarge, read_page
+    from ..batch.pool import NotAFile, PageTooLarge, read_page
 
     try:
         return read_page(path, max_bytes)
     except PageTooLarge as exc:
         raise CliError(str(exc)) from None
+    except NotAFile as exc:
+        raise CliError(f"cannot read {exc}") from None
     except (EOFError, gzip.BadGzipFile) as exc:
         raise CliError(f"{path}: not valid gzip data ({exc})") from None
     except OSError as exc:
@@ -271,8 +276,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if args.input_dir is not None:
         return cmd_extract_dir(args)
     if args.glob or args.jobs != 1 or _batch_flags(args):
-        raise CliError("--glob, --jobs, --page-timeout, --resume, --retry-errors and --follow-links "
-                       "apply to --input-dir only (--jobs and --page-timeout to --warc too)")
+        raise CliError("--glob, --jobs, --page-timeout, --isolate, --resume, --retry-errors and --follow-links "
+                       "apply to --input-dir only (--jobs, --page-timeout and --isolate to --warc too)")
     algorithm, model = check_algorithm(args.algorithm), check_model(args.model)
     html, url, content_type = read_source(args)
     from ..api import extract
@@ -285,7 +290,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 def _batch_flags(args: argparse.Namespace) -> bool:
     """True when a flag of the batch modes only was given."""
-    return args.page_timeout is not None or args.resume or args.retry_errors or args.follow_links
+    return args.page_timeout is not None or args.resume or args.retry_errors or args.follow_links or \
+        args.isolate
 
 
 def input_files(root: Path, patterns: Sequence[str], follow_links: bool = False) -> list[Path]:
@@ -403,7 +409,7 @@ def cmd_extract_dir(args: argparse.Namespace) -> int:
             errors.add(*entry)
             failed += 1
         records = extract_many(inputs, jobs=jobs, page_timeout=_page_timeout(args), max_bytes=args.max_bytes,
-                               **options)
+                               isolate=args.isolate or None, **options)
         for (path, target), record in zip(work.todo, records):
             kind, message = ("OSError", _write_page(target, record.output or "")) if record.error is None else \
                 (record.error.type, record.error.message)
@@ -432,7 +438,7 @@ def cmd_extract_warc(args: argparse.Namespace) -> int:
                    model=check_model(args.model), **_render_options(args))
     start = time.perf_counter()
     ok, failed = write_warc_jsonl(args.warc, args.output, jobs=args.jobs or os.cpu_count() or 1,
-                                  page_timeout=_page_timeout(args), **options)
+                                  page_timeout=_page_timeout(args), isolate=args.isolate or None, **options)
     elapsed = time.perf_counter() - start
     rate = f"{(ok + failed) / elapsed:.1f}" if elapsed > 0 else "-"
     print(f"{PROG}: {ok} ok, {failed} errors, {rate} records/s"

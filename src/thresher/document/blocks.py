@@ -28,6 +28,7 @@ import numpy as np
 from .. import _core
 from ..errors import InputError
 from . import jsonld
+from .budget import check as check_budget
 from .parse import ParseLimits, xml_root
 
 # The walk's tag classes, as the core defines them (crates/core/src/document.rs): elements that
@@ -368,6 +369,7 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     except UnicodeEncodeError:
         html = _SURROGATE.sub("\ufffd", html)  # one replacement character for each
         raw = _parse_and_walk(html, limits, attributes)
+    check_budget()
     tags = tuple(raw["tags"])
     if not tags:
         raise InputError("the parser produced no document")
@@ -375,6 +377,7 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     blocks = cast("tuple[Block, ...]", tuple(raw["blocks"]))
     parents, depths = (tuple(column.tolist()) for column in arrays[:2])
     first_blocks, end_blocks = (_block_numbers(column, blocks) for column in arrays[2:])
+    check_budget()
     elements = ElementTable(tags, parents, depths, ElementAttributes(raw["attrs"]), first_blocks, end_blocks)
     elements.__dict__["arrays"] = arrays  # the cached columns, already read-only arrays
     lang = (raw["lang"] or "").replace("_", "-").split("-")[0].strip().lower()

@@ -137,6 +137,7 @@ pub fn base_rows(
         .flat_map(|&offset| kept.iter().map(move |(_, c)| (offset, c.as_slice())))
         .collect();
     for (i, row) in out.chunks_exact_mut(width).enumerate() {
+        crate::budget::check();
         let Some(slots) = row.get_mut(at..) else {
             break;
         };
@@ -154,6 +155,7 @@ pub fn base_rows(
 /// after row (one pass over the rows for the whole group).
 fn write_columns(out: &mut [f32], width: usize, at: usize, columns: &[Vec<f32>]) {
     for (i, row) in out.chunks_exact_mut(width).enumerate() {
+        crate::budget::check();
         let Some(slots) = row.get_mut(at..) else {
             return;
         };

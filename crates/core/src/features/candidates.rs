@@ -392,10 +392,14 @@ pub fn candidate_columns(dom: &Dom, doc: &Document, facts: &TreeFacts) -> Vec<f3
         end: &doc.end_blocks,
     };
     let (n, width) = (doc.blocks.len(), NAMES.len());
+    // Each pass is one cheap visit of the blocks or elements: the budget is read between.
+    crate::budget::checkpoint();
     let paragraph = paragraph_blocks(doc, &tree.tags);
     let bits = holding_bits(&tree, facts, &paragraph);
+    crate::budget::checkpoint();
     let (weights, removed) = cues(&tree, facts, &bits);
     let points = paragraph_points(doc, &paragraph, &removed);
+    crate::budget::checkpoint();
     let link_density: Vec<f64> = facts
         .subtree_link_chars
         .iter()
@@ -403,6 +407,7 @@ pub fn candidate_columns(dom: &Dom, doc: &Document, facts: &TreeFacts) -> Vec<f3
         .map(|(links, chars)| links / chars.max(1.0))
         .collect();
     let candidates = score_candidates(doc, &tree, &points, &weights, &link_density);
+    crate::budget::checkpoint();
     let mut out = vec![0.0f32; n * width];
     for (row, p) in out.chunks_exact_mut(width).zip(&points) {
         row[0] = p.ln_1p() as f32;
@@ -415,7 +420,9 @@ pub fn candidate_columns(dom: &Dom, doc: &Document, facts: &TreeFacts) -> Vec<f3
     let in_top = tree.blocks(top);
     let article = article_blocks(doc, &tree, facts, top, &candidates, &link_density, &removed);
     let share = facts.subtree_chars[top] / facts.subtree_chars[0].max(1.0);
+    crate::budget::checkpoint();
     for (i, (row, block)) in out.chunks_exact_mut(width).zip(&doc.blocks).enumerate() {
+        crate::budget::check();
         let owner = block.element as usize;
         let mut best_share = 0.0f64;
         let mut element = owner;

@@ -14,7 +14,7 @@ impl Columns {
     pub fn push<I: IntoIterator<Item = f64>>(&mut self, name: impl Into<String>, values: I) {
         self.names.push(name.into());
         self.values
-            .push(values.into_iter().map(|v| v as f32).collect());
+            .push(values.into_iter().map(to_f32_checked).collect());
     }
 
     /// Adds a column that is already float32.
@@ -48,6 +48,13 @@ impl Columns {
         }
         out
     }
+}
+
+/// `value` as float32, counting one step of the time budget (a column's values are
+/// computed as they are collected).
+fn to_f32_checked(value: f64) -> f32 {
+    crate::budget::check();
+    value as f32
 }
 
 /// `1` for true, `0` for false, as a feature value.

@@ -138,7 +138,16 @@ struct ColumnSink<'a, F: FnMut(String, Vec<f32>)>(&'a mut F);
 
 impl<F: FnMut(String, Vec<f32>)> ColumnSink<'_, F> {
     fn push<I: IntoIterator<Item = f64>>(&mut self, name: impl Into<String>, values: I) {
-        (self.0)(name.into(), values.into_iter().map(|v| v as f32).collect());
+        (self.0)(
+            name.into(),
+            values
+                .into_iter()
+                .map(|v| {
+                    crate::budget::check();
+                    v as f32
+                })
+                .collect(),
+        );
     }
 }
 

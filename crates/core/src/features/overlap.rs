@@ -26,6 +26,7 @@ pub fn overlaps(doc: &Document, others: &[HashSet<String>]) -> Vec<f64> {
     let mut lower = String::with_capacity(doc.blocks.iter().map(|b| b.text.len()).sum());
     let mut ends = Vec::with_capacity(doc.blocks.len());
     for block in &doc.blocks {
+        crate::budget::check();
         let start = lower.len();
         if block.text.is_ascii() {
             lower.push_str(&block.text);
@@ -39,6 +40,7 @@ pub fn overlaps(doc: &Document, others: &[HashSet<String>]) -> Vec<f64> {
     let mut words: HashSet<&str> = HashSet::default();
     let mut start = 0;
     for end in ends {
+        crate::budget::check();
         words.clear();
         words.extend(
             lower[start..end]

@@ -38,6 +38,7 @@ pub fn shallow_text(doc: &Document, stop_words: &HashSet<String>) -> Vec<f32> {
     let mut out = Vec::with_capacity(doc.blocks.len() * COLUMNS.len());
     let mut buffer = String::new();
     for block in &doc.blocks {
+        crate::budget::check();
         out.extend(row(block, stop_words, &mut buffer).map(|v| v as f32));
     }
     out

@@ -171,6 +171,7 @@ pub fn context_features(doc: &Document, p: &[f64]) -> Option<Vec<f32>> {
         }));
     }
     for radius in RADII {
+        crate::budget::checkpoint();
         columns.push(window_max(p, radius));
         columns.push(window_mean(p, radius));
     }
@@ -189,6 +190,7 @@ pub fn context_features(doc: &Document, p: &[f64]) -> Option<Vec<f32>> {
     };
     let mut elements: Vec<usize> = doc.blocks.iter().map(|b| b.element as usize).collect();
     for _ in 0..ANCESTOR_LEVELS {
+        crate::budget::checkpoint();
         columns.push(elements.iter().map(|&e| weighted[e]));
         for e in &mut elements {
             if let Ok(parent) = usize::try_from(doc.parents[*e]) {
@@ -196,6 +198,7 @@ pub fn context_features(doc: &Document, p: &[f64]) -> Option<Vec<f32>> {
             }
         }
     }
+    crate::budget::checkpoint();
     let total = numpy_sum(&chars).max(1.0);
     let products: Vec<f64> = p.iter().zip(&chars).map(|(s, c)| s * c).collect();
     let page_max = p.iter().copied().fold(f64::NEG_INFINITY, f64::max);

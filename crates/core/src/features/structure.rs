@@ -27,6 +27,7 @@ pub fn group_ids<K: Eq + Hash>(keys: impl IntoIterator<Item = K>) -> Vec<usize> 
     let mut ids: HashMap<K, usize> = HashMap::new();
     keys.into_iter()
         .map(|key| {
+            crate::budget::check();
             let next = ids.len();
             *ids.entry(key).or_insert(next)
         })
@@ -56,7 +57,13 @@ pub fn equal_before_after(groups: &[usize]) -> (Vec<u64>, Vec<u64>) {
 /// text). Copies under the same parent are a container's own repeated items (a table's equal
 /// cells, an article's repeated paragraph), not a second rendering of it.
 pub fn text_copies(texts: &[&str], parents: &[i64]) -> (Vec<u64>, Vec<u64>) {
-    let lower: Vec<String> = texts.iter().map(|t| python_lower(t)).collect();
+    let lower: Vec<String> = texts
+        .iter()
+        .map(|t| {
+            crate::budget::check();
+            python_lower(t)
+        })
+        .collect();
     let text = group_ids(lower.iter().map(String::as_str));
     let (before, after) = equal_before_after(&text);
     let (same_before, same_after) = equal_before_after(&group_ids(text.iter().zip(parents)));

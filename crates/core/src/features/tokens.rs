@@ -77,6 +77,7 @@ fn for_each_block(
     let mut known: Vec<Option<Vec<u32>>> = vec![None; facts.values.len()];
     let mut held = Vec::new();
     for slots in chain_slots(doc, facts) {
+        crate::budget::check();
         held.clear();
         for slot in slots {
             let found = known[slot].get_or_insert_with(|| {
@@ -143,6 +144,7 @@ pub fn block_tokens<'a>(doc: &Document, facts: &'a TreeFacts) -> Vec<Vec<&'a str
     chain_slots(doc, facts)
         .iter()
         .map(|slots| {
+            crate::budget::check();
             let mut held: Vec<&str> = Vec::new();
             let mut seen = HashSet::new();
             for &slot in slots {

@@ -195,6 +195,7 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
         ..TreeFacts::default()
     };
     for i in 0..n {
+        crate::budget::check();
         let attrs = held_attributes(dom, doc, i, attributes);
         facts
             .id_slot
@@ -210,7 +211,10 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
     facts.tokens = slots
         .values
         .iter()
-        .map(|v| v.as_deref().map(split_tokens).unwrap_or_default())
+        .map(|v| {
+            crate::budget::check();
+            v.as_deref().map(split_tokens).unwrap_or_default()
+        })
         .collect();
     facts.values = slots.values.iter().map(|v| v.map(str::to_owned)).collect();
     let holds = |cues: &HashSet<String>| -> Vec<bool> {
@@ -236,6 +240,7 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
         .collect();
     let mut kind_bits = vec![0i64; n];
     for i in 0..n {
+        crate::budget::check();
         if tag_kind[i] == i {
             kind_bits[i] = bit.get(tags[i]).copied().unwrap_or(0);
         }
@@ -281,6 +286,7 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
     let mut first_kind: HashMap<(usize, i64), usize> = HashMap::new();
     let kind: Vec<usize> = (0..n)
         .map(|i| {
+            crate::budget::check();
             *first_kind
                 .entry((tag_kind[i], facts.class_slot[i]))
                 .or_insert(i)
@@ -290,6 +296,7 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
     let mut groups: HashMap<(i64, usize), usize> = HashMap::new();
     let group: Vec<usize> = (0..n)
         .map(|i| {
+            crate::budget::check();
             let next = groups.len();
             *groups.entry((doc.parents[i], kind[i])).or_insert(next)
         })
@@ -303,6 +310,7 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
         .map(|i| [kind[i] as u64, tag_kind[i] as u64])
         .collect();
     let parents: Vec<usize> = facts.parents.iter().map(|&p| p as usize).collect();
+    crate::budget::checkpoint();
     facts.paths = path_hashes(&codes, &parents, &doc.depths);
     facts
 }

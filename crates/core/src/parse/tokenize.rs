@@ -184,6 +184,7 @@ impl<'a, S: TokenSink> Fast<'a, S> {
                 && !next.is_some_and(|b| b.is_ascii_alphabetic())
             {
                 // A `<` that opens nothing is text.
+                crate::budget::check();
                 at = lt + 1;
                 continue;
             }
@@ -316,6 +317,7 @@ impl<'a, S: TokenSink> Fast<'a, S> {
             memchr::memchr_iter(b'>', &self.bytes[body..])
                 .map(|at| body + at)
                 .find(|&gt| {
+                    crate::budget::check();
                     let before = &self.bytes[body..gt];
                     before.ends_with(b"--") || before.ends_with(b"--!")
                 })

@@ -1,0 +1,131 @@
+"""The time budget: ``extract(html, timeout=...)`` stops in the native core as in Python, with
+:class:`thresher.ExtractionTimeout`, leaves the process healthy, and changes nothing when it is
+not reached. Ctrl-C reaches a long native step as ``KeyboardInterrupt``."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+import thresher
+from test_properties import pages
+from thresher import ExtractionTimeout, ThresherError
+from thresher.document import budget
+from thresher.options import Options
+
+SMALL = b"<html><head><title>t</title></head><body><p>A paragraph of plain text, long enough to keep.</p></body></html>"
+ITEMS = 5_000_000
+
+
+def many_items(n: int) -> bytes:
+    return b"<html><body><ul>" + b"<li>item" * n + b"</ul></body></html>"
+
+
+def child_processes() -> list[int]:
+    """The pids of this process's children (Linux: from /proc; elsewhere multiprocessing's own)."""
+    tasks = Path(f"/proc/{os.getpid()}/task")
+    if not tasks.is_dir():
+        return [p.pid for p in multiprocessing.active_children() if p.pid is not None]
+    return [int(pid) for task in tasks.iterdir()
+            for pid in (task / "children").read_text().split()]
+
+
+@pytest.fixture(scope="module")
+def huge_page() -> bytes:
+    return many_items(ITEMS)
+
+
+def test_extraction_timeout_is_a_thresher_error():
+    assert issubclass(ExtractionTimeout, ThresherError)
+    assert thresher.ExtractionTimeout is ExtractionTimeout
+
+
+def test_a_huge_page_stops_within_the_budget_in_process_and_the_next_call_works(huge_page):
+    thresher.extract(SMALL)  # models loaded: the budget measures the page, not the imports
+    before = child_processes()
+    start = time.perf_counter()
+    with pytest.raises(ExtractionTimeout, match=r"0\.5 s"):
+        thresher.extract(huge_page, timeout=0.5)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.0
+    assert child_processes() == before  # no worker process did it
+    assert "A paragraph of plain text" in thresher.extract(SMALL)
+    assert "A paragraph of plain text" in thresher.extract(SMALL, timeout=5)
+
+
+def test_extract_result_takes_the_budget_too(huge_page):
+    with pytest.raises(ExtractionTimeout):
+        thresher.extract_result(huge_page[: len(huge_page) // 10], timeout=0.2)
+    assert thresher.extract_result(SMALL, timeout=5).text
+
+
+def test_the_budget_is_an_option():
+    assert Options(timeout=2).timeout == 2.0
+    for bad in (0, -1, float("inf"), float("nan"), "1", True):
+        with pytest.raises(ValueError, match="timeout"):
+            Options(timeout=bad)
+
+
+def test_a_budget_inside_another_ends_by_the_earlier_deadline():
+    with budget.time_budget(0.05):
+        with budget.time_budget(100):
+            left = budget.seconds_left()
+            assert left is not None and left <= 0.05
+        time.sleep(0.06)
+        with pytest.raises(ExtractionTimeout):
+            budget.check()
+        with pytest.raises(ExtractionTimeout):  # a native call refuses to start past it
+            thresher.extract(SMALL)
+    assert budget.seconds_left() is None
+    budget.check()
+
+
+@given(pages)
+def test_a_generous_budget_changes_no_output(page):
+    html, _ = page
+    for output in ("text", "markdown", "xml"):
+        assert thresher.extract(html, output=output, timeout=60) == thresher.extract(html, output=output)
+
+
+# The child extracts a 5,000,000-item page and reports the time from the signal to the
+# KeyboardInterrupt; the parent sends SIGINT once the extraction is under way.
+_INTERRUPTED = textwrap.dedent("""
+    import time
+    import thresher
+    thresher.extract(b"<p>warm up</p>")
+    html = b"<html><body><ul>" + b"<li>item" * 5_000_000 + b"</ul></body></html>"
+    print("ready", flush=True)
+    start = time.perf_counter()
+    try:
+        thresher.extract(html)
+    except KeyboardInterrupt:
+        print("interrupted", time.perf_counter() - start, flush=True)
+    else:
+        print("finished", time.perf_counter() - start, flush=True)
+""")
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_long_native_step_within_a_fifth_of_a_second():
+    child = subprocess.Popen([sys.executable, "-c", _INTERRUPTED], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)  # well inside the native parse, which takes many seconds
+        sent = time.perf_counter()
+        child.send_signal(signal.SIGINT)
+        line = child.stdout.readline().split()
+        reported = time.perf_counter() - sent
+        assert line and line[0] == "interrupted", line
+        assert reported < 0.2
+        assert child.wait(timeout=30) == 0
+    finally:
+        child.kill()
