@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 
-def run(warcs: list[str], out_dir: Path, client, output: str = "text", timeout: float | None = None,
+def run(warcs: list[str], out_dir: Path, client, output: str = "text", timeout: float | None = 60.0,
         algorithm: str | None = None) -> tuple[int, int]:
     """Extract ``warcs`` on ``client``'s cluster (one task per WARC); (pages ok, errors)."""
     from thresher.algorithms import DEFAULT
@@ -50,17 +50,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scheduler", help="address of a running Dask scheduler (default: a local cluster)")
     ap.add_argument("--format", default="text", choices=("text", "markdown", "html", "json"))
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local cluster: worker processes")
-    ap.add_argument("--timeout", type=float, default=None, help="seconds per page (default: no budget)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per page (default: 60; 0: no budget)")
     args = ap.parse_args(argv)
     from distributed import Client, LocalCluster
 
     if args.scheduler:
         with Client(args.scheduler) as client:
-            ok, errors = run(args.warcs, args.out_dir, client, args.format, args.timeout)
+            ok, errors = run(args.warcs, args.out_dir, client, args.format, args.timeout or None)
     else:
         with LocalCluster(n_workers=args.workers, processes=True, threads_per_worker=1,
                           dashboard_address=None) as cluster, Client(cluster) as client:
-            ok, errors = run(args.warcs, args.out_dir, client, args.format, args.timeout)
+            ok, errors = run(args.warcs, args.out_dir, client, args.format, args.timeout or None)
     print(f"{ok} pages extracted, {errors} errors; outputs in {args.out_dir}", file=sys.stderr)
     return 1 if errors else 0
 

@@ -88,11 +88,21 @@ def test_failures_are_counted_and_dropped_never_raised():
     assert step.stats["dropped"].total == 1  # no main content
 
 
+def test_a_page_past_its_budget_is_counted_and_the_next_one_extracted():
+    huge = "<html><body><ul>" + "<li>item</li>" * 400_000 + "</ul></body></html>"  # seconds of work
+    step = ThresherExtractor(timeout=0.5)
+    out = run_step(step, [Document(text=huge, id="huge"), Document(text=page("delta"), id="next")])
+    assert [d.id for d in out] == ["next"] and "delta" in out[0].text
+    assert step.stats["timeout"].total == 1 and step.stats["extracted"].total == 1
+
+
 def test_the_step_checks_its_options_when_built():
     with pytest.raises(ValueError, match="output"):
         ThresherExtractor(output="json")
     with pytest.raises(TypeError, match="no_such_switch"):
         ThresherExtractor(no_such_switch=True)
+    with pytest.raises(ValueError, match="timeout"):
+        ThresherExtractor(timeout=-1)
 
 
 # ------------------------------------------------------------ a real pipeline

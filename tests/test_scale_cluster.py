@@ -46,6 +46,10 @@ def write_warc(path, pages: dict[str, bytes]) -> None:
                                                       payload=io.BytesIO(b"\x89PNG"), http_headers=image))
 
 
+# About four seconds of work for the default algorithm: far past the budgets below.
+HUGE = ("<html><body><ul>" + "<li>item</li>" * 400_000 + "</ul></body></html>").encode()
+
+
 def markers(count: int) -> list[str]:
     return [f"page{n:03d}" for n in range(count)]
 
@@ -82,6 +86,14 @@ def test_a_warc_through_worker_processes(client, warc):
     for result in results:
         marker = result["url"].rsplit("/", 1)[1]
         assert marker in result["output"] and "Home About" not in result["output"]
+
+
+def test_a_page_past_its_budget_is_an_error_record_and_the_worker_goes_on(client, tmp_path):
+    path = tmp_path / "huge.warc.gz"
+    write_warc(path, {"https://x.example/huge": HUGE, "https://x.example/after": page("after")})
+    results = {r["url"]: r for r in client.compute(to_dask_bag([str(path)], timeout=0.5)).result()}
+    assert results["https://x.example/huge"]["error"]["type"] == "ExtractionTimeout"
+    assert results["https://x.example/after"]["ok"] and "after" in results["https://x.example/after"]["output"]
 
 
 def test_pages_spread_over_both_workers(client, warc):

@@ -28,6 +28,9 @@ from datatrove.utils.logging import logger
 from datatrove.utils.typeshelper import StatHints
 
 from ..api import Result, extract_result, preload
+from ..batch.pool import DEFAULT_PAGE_TIMEOUT
+from ..document.budget import time_budget
+from ..errors import ExtractionTimeout
 from ..options import Options, options_from
 
 OUTPUTS = ("text", "markdown")
@@ -48,8 +51,9 @@ class ThresherExtractor(BaseExtractor):
     """A datatrove pipeline step: HTML documents in, their main content out.
 
     ``output`` is ``"text"`` or ``"markdown"``; ``timeout`` is each page's time budget in
-    seconds (``None``: none); ``options`` are :func:`thresher.extract`'s switches
-    (``algorithm``, ``include_comments``, ``favor_precision``, ``target_language``, ...).
+    seconds (60 by default, as the batch's; ``None``: none), which thresher keeps in this
+    process; ``options`` are :func:`thresher.extract`'s switches (``algorithm``,
+    ``include_comments``, ``favor_precision``, ``target_language``, ...).
 
     Like datatrove's own extractors, a document whose extraction fails is dropped and
     counted, never raised: the stats say ``extracted``, ``timeout`` (past its budget),
@@ -59,22 +63,19 @@ class ThresherExtractor(BaseExtractor):
 
     name = "🌾 thresher"
 
-    def __init__(self, output: str = "text", timeout: float | None = None, **options: Any):
+    def __init__(self, output: str = "text", timeout: float | None = DEFAULT_PAGE_TIMEOUT, **options: Any):
         super().__init__(timeout=timeout if timeout is not None else float("inf"))
         if output not in OUTPUTS:
             raise ValueError(f"output must be one of {', '.join(OUTPUTS)}, not {output!r}")
-        self.options: Options = options_from({**options, "output": output})
-        self.budget = timeout
+        self.options: Options = options_from({**options, "output": output, "timeout": timeout})
         self._warned_error: bool = False
 
-    def _budget(self) -> dict[str, Any]:
-        return {} if self.budget is None else {"timeout": self.budget}
-
     def extract_page(self, html: str | bytes, url: str | None = None) -> tuple[str, Result]:
-        """The page's main content as this step's output, and the whole result."""
+        """The page's main content as this step's output, and the whole result (within the budget)."""
         opts = self.options
-        result = extract_result(html, url, options=opts, explain=False, **self._budget())
-        return ("" if result.rejected else result.render(opts.output, **opts.render_options())), result
+        with time_budget(opts.timeout):  # the rendering counts too
+            result = extract_result(html, url, options=opts, explain=False)
+            return ("" if result.rejected else result.render(opts.output, **opts.render_options())), result
 
     def extract(self, text: str) -> str:
         """The main content of one page of HTML (datatrove's extractor interface)."""
@@ -97,6 +98,9 @@ class ThresherExtractor(BaseExtractor):
             with self.track_time():
                 try:
                     text, result = self.extract_page(doc.text, doc.metadata.get("url"))
+                except ExtractionTimeout as exc:
+                    self._failed("timeout", doc, exc)
+                    continue
                 except Exception as exc:  # noqa: BLE001 - one bad document never fails the task
                     self._failed("clean_error", doc, exc)
                     continue

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..algorithms import DEFAULT
-from ..batch.pool import one_blas_thread
+from ..batch.pool import DEFAULT_PAGE_TIMEOUT, one_blas_thread
 from ..batch.warc import extract_item
 
 # Every row out has these columns (Arrow blocks want one schema): output is "" on failure,
@@ -46,12 +46,13 @@ class ExtractRows:
     """Rows of pages or WARC paths in, a row per page out (see the module's docs).
 
     ``output``, ``algorithm`` and ``options`` are :func:`thresher.extract`'s; ``timeout`` is
-    each page's time budget in seconds (``None``: none), kept by thresher inside the actor:
-    nothing here starts a process.
+    each page's time budget in seconds (60 by default, as the batch's; ``None``: none), kept
+    by thresher inside the actor: past it the page is a row with ``error_type``
+    ``ExtractionTimeout``. Nothing here starts a process.
     """
 
-    def __init__(self, output: str = "text", algorithm: str = DEFAULT, timeout: float | None = None,
-                 **options: Any):
+    def __init__(self, output: str = "text", algorithm: str = DEFAULT,
+                 timeout: float | None = DEFAULT_PAGE_TIMEOUT, **options: Any):
         from ..api import preload
 
         one_blas_thread()
