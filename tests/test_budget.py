@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 import thresher
 from test_properties import pages
@@ -88,6 +88,26 @@ def test_a_budget_inside_another_ends_by_the_earlier_deadline():
     budget.check()
 
 
+def test_a_budget_is_its_thread_s_own(huge_page):
+    """Another thread's extraction, without a budget, is not stopped by this one's."""
+    import threading
+
+    outcome: dict[str, object] = {}
+
+    def other() -> None:
+        with budget.time_budget(None):
+            time.sleep(0.3)  # past this thread's deadline
+            outcome["other"] = thresher.extract(SMALL)
+
+    worker = threading.Thread(target=other)
+    worker.start()
+    with pytest.raises(ExtractionTimeout):
+        thresher.extract(huge_page[: len(huge_page) // 10], timeout=0.1)
+    worker.join()
+    assert "A paragraph of plain text" in str(outcome["other"])
+
+
+@settings(max_examples=30)
 @given(pages)
 def test_a_generous_budget_changes_no_output(page):
     html, _ = page

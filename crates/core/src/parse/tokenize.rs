@@ -78,6 +78,13 @@ enum Step {
 /// The line number given with every token: the tree builder only reports it with errors.
 const LINE: u64 = 1;
 
+/// Bytes of input html5ever's tokenizer is given at a time (tiny under test, so that the
+/// tests cut every construct they hand over somewhere).
+#[cfg(not(test))]
+const FEED_PIECE: usize = 1 << 16;
+#[cfg(test)]
+const FEED_PIECE: usize = 3;
+
 /// Tokenize `text` (a whole page) into `sink`, ending it as html5ever's tokenizer does.
 pub(super) fn run<S: TokenSink>(text: &str, max_attributes: usize, sink: &S) {
     let normalised;
@@ -404,6 +411,10 @@ impl<'a, S: TokenSink> Fast<'a, S> {
     }
 
     /// Have html5ever tokenize the rest of the input, from `pos` in `mode`, and end it.
+    ///
+    /// The input goes in [`FEED_PIECE`] bytes at a time (html5ever's tokenizer is made to
+    /// be fed a stream), with the time budget checked between pieces: inside one token (a
+    /// comment left open to the end of a large page) no token reaches the checks of the sink.
     fn hand_over(&self, pos: usize, mode: Mode) {
         let forward = Forward {
             sink: self.sink,
@@ -412,8 +423,18 @@ impl<'a, S: TokenSink> Fast<'a, S> {
         };
         let tokenizer = Tokenizer::new(forward, self.options(mode));
         let queue = BufferQueue::default();
-        queue.push_back(self.capped(pos..self.bytes.len()));
-        while !matches!(tokenizer.feed(&queue), TokenizerResult::Done) {}
+        let rest = self.capped(pos..self.bytes.len());
+        let mut start = 0;
+        while start < rest.len() {
+            let mut end = (start + FEED_PIECE).min(rest.len());
+            while !rest.is_char_boundary(end) {
+                end += 1;
+            }
+            queue.push_back(rest.subtendril(start as u32, (end - start) as u32));
+            while !matches!(tokenizer.feed(&queue), TokenizerResult::Done) {}
+            crate::budget::checkpoint();
+            start = end;
+        }
         tokenizer.end();
     }
 }
