@@ -363,10 +363,13 @@ def _item_label(item: Any) -> str:
 
 
 def _results_of(item: Any, options: dict[str, Any]) -> list[WarcResult]:
+    """Extract in this process: a bag runs inside other people's workers (a Dask worker is a
+    daemonic process, which may not start children), so a page's limit is its time budget
+    (``timeout`` in ``options``, which :func:`thresher.extract` keeps), never a worker to kill."""
     if isinstance(item, WarcPage):
         return [page_result(item, options)]
     if is_warc_path(item):
-        return list(extract_warc(item, **options))
+        return list(extract_warc(item, jobs=1, page_timeout=None, isolate=False, **options))
     job = as_job(item)
     return [_result(run_job(job, options), job.url)]
 
@@ -386,7 +389,8 @@ def extract_item(item: Any, options: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def to_dask_bag(records_or_paths: Iterable[Any], *, algorithm: str = DEFAULT, output: str = "text",
-                npartitions: int | None = None, **extract_kwargs: Any) -> Any:
+                npartitions: int | None = None, timeout: float | None = DEFAULT_PAGE_TIMEOUT,
+                **extract_kwargs: Any) -> Any:
     """A :class:`dask.bag.Bag` of result dicts (see :meth:`WarcResult.as_dict`), one per page.
 
     Elements: :class:`WarcPage` records, WARC paths (``.warc``, ``.warc.gz``,
@@ -395,8 +399,17 @@ def to_dask_bag(records_or_paths: Iterable[Any], *, algorithm: str = DEFAULT, ou
     ``(id, html[, url])`` tuples, records with ``id`` and ``html``). For big
     crawls give WARC paths: pages are then read where they are extracted.
     Failures are error dicts, never exceptions.
+
+    Pages are extracted in the Dask worker's own process, with no child
+    process, so any scheduler works (threads, processes, a distributed
+    cluster). ``timeout`` is each page's time budget in seconds (60 by
+    default, as the batch's ``page_timeout``; ``None``: none), which
+    :func:`thresher.extract` keeps: past it the page is an error dict of type
+    ``ExtractionTimeout``.
     """
     bag = _import_optional("dask.bag", "Dask bags")
     options = dict(algorithm=algorithm, output=output, **extract_kwargs)
+    if timeout is not None:
+        options["timeout"] = timeout
     items = list(records_or_paths)
     return bag.from_sequence(items, npartitions=npartitions).map(partial(extract_item, options=options)).flatten()
