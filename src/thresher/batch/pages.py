@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from ..errors import InputError
 
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024  # a page file after gunzipping, or a fetched page
-DEFAULT_PAGE_TIMEOUT = 60.0  # seconds per page of a batch before its worker is replaced
+DEFAULT_PAGE_TIMEOUT = 60.0  # seconds: a page's time budget in a batch
 _READ_CHUNK = 1 << 20
 
 

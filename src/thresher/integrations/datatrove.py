@@ -28,7 +28,7 @@ from datatrove.utils.logging import logger
 from datatrove.utils.typeshelper import StatHints
 
 from ..api import Result, extract_result, preload
-from ..batch.pool import DEFAULT_PAGE_TIMEOUT
+from ..batch.pages import DEFAULT_PAGE_TIMEOUT
 from ..document.budget import time_budget
 from ..errors import ExtractionTimeout
 from ..options import Options, options_from

@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..algorithms import DEFAULT
-from ..batch.pool import DEFAULT_PAGE_TIMEOUT, one_blas_thread
+from ..batch.pages import DEFAULT_PAGE_TIMEOUT
+from ..batch.pool import one_blas_thread
 from ..batch.warc import extract_item
 
 # Every row out has these columns (Arrow blocks want one schema): output is "" on failure,
