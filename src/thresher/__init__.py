@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ._version import __version__
-from .api import Result, extract, extract_result, preload
+from .api import Result, extract, extract_result, page_type, preload
 from .errors import InputError, ModelError, ThresherError
 from .options import FORMATS, Options, SeenTexts
 
@@ -21,5 +21,6 @@ __all__ = [
     "__version__",
     "extract",
     "extract_result",
+    "page_type",
     "preload",
 ]
