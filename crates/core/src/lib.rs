@@ -8,6 +8,7 @@ pub mod dom;
 pub mod features;
 pub mod filters;
 pub mod hash;
+pub mod hidden;
 pub mod parse;
 pub mod seqnet;
 pub mod text;
