@@ -55,20 +55,19 @@ class PageTypeModel:
     words: tuple[LinearModel, ...]
     trees: tuple[TreeEnsemble, ...]
     vocabulary: Mapping[str, int]
+    word_weights: np.ndarray  # (vocabulary, types): the words models' coefficients side by side
+    word_base: np.ndarray  # (types,): their intercepts
 
-    def word_rows(self, bags: list[frozenset[str]]) -> np.ndarray:
-        """The bags of words as the first stage's rows: known words set, scaled to unit length."""
-        rows = np.zeros((len(bags), len(self.vocabulary)), np.float64)
+    def word_scores(self, bags: list[frozenset[str]]) -> np.ndarray:
+        """The first stage's log-probabilities, one row per bag and one column per type: each
+        words model's margin of the bag's known words set to one and scaled to unit length
+        (the models' ``mean`` is 0 and ``scale`` 1, so only the known words' weights count)."""
+        margins = np.tile(self.word_base, (len(bags), 1))
         for i, bag in enumerate(bags):
             hits = [self.vocabulary[w] for w in bag if w in self.vocabulary]
             if hits:
-                rows[i, hits] = 1.0 / np.sqrt(len(hits))
-        return rows
-
-    def word_scores(self, bags: list[frozenset[str]]) -> np.ndarray:
-        """The first stage's log-probabilities, one row per bag and one column per type."""
-        rows = self.word_rows(bags)
-        return log_softmax(np.column_stack([model.margin(rows) for model in self.words]))
+                margins[i] += self.word_weights[hits].sum(axis=0) / np.sqrt(len(hits))
+        return log_softmax(margins)
 
     def probabilities_of(self, signals: list[PageSignals]) -> np.ndarray:
         """Each page's probability of each type (rows sum to one)."""
@@ -82,6 +81,17 @@ class PageTypeModel:
         """``doc``'s probability of each type, by type name."""
         p = self.probabilities_of([page_signals(doc)])[0]
         return MappingProxyType({t: float(v) for t, v in zip(self.types, p)})
+
+
+def page_type_model(types: tuple[str, ...], words: tuple[LinearModel, ...],
+                    trees: tuple[TreeEnsemble, ...]) -> PageTypeModel:
+    """The classifier of its parts (the words models must share one vocabulary, with ``mean``
+    0 and ``scale`` 1)."""
+    vocabulary = MappingProxyType({w: i for i, w in enumerate(words[0].feature_names)}) if words else \
+        MappingProxyType({})
+    weights = np.column_stack([m.coef for m in words]) if words else np.zeros((0, 0))
+    base = np.array([m.base for m in words], np.float64)
+    return PageTypeModel(types, words, trees, vocabulary, weights, base)
 
 
 def from_models(models: Mapping[str, object], meta: Mapping[str, object], where: str) -> PageTypeModel:
@@ -104,13 +114,14 @@ def from_models(models: Mapping[str, object], meta: Mapping[str, object], where:
                              "retrain the model")
         if words and linear.feature_names != words[0].feature_names:
             raise ModelError(f"{where}: the words models of the types read different vocabularies")
+        if np.any(linear.mean != 0) or np.any(linear.scale != 1) or linear.coef.shape != (len(linear.feature_names),):
+            raise ModelError(f"{where}: the words model of {t!r} is not a bag-of-words model (mean 0, scale 1)")
         if not (np.all(np.isfinite(linear.coef)) and np.all(np.isfinite(ensemble.value))
                 and np.isfinite(linear.base) and np.isfinite(ensemble.base)):
             raise ModelError(f"{where}: type {t!r} has a weight that is not a finite number")
         words.append(linear)
         trees.append(ensemble)
-    vocabulary = MappingProxyType({w: i for i, w in enumerate(words[0].feature_names)})
-    return PageTypeModel(tuple(types), tuple(words), tuple(trees), vocabulary)
+    return page_type_model(tuple(types), tuple(words), tuple(trees))
 
 
 def load_page_type_model(path: str | Path | None = None) -> PageTypeModel:

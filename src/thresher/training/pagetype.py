@@ -24,7 +24,7 @@ from ..document.blocks import build_document
 from ..document.decode import decode
 from ..errors import InputError
 from ..features.pagetype import PAGE_FEATURES, PageSignals, page_signals
-from ..inference.pagetype import TASK, PageTypeModel, word_columns
+from ..inference.pagetype import TASK, PageTypeModel, page_type_model, word_columns
 from ..inference.treemodel import LinearModel, Model, from_lightgbm_dump, save
 from .learned import SEED, domain_of, group_folds, iter_labelled
 
@@ -81,7 +81,7 @@ def fit_words(pages: Sequence[LabelledPage], types: tuple[str, ...], p: PageType
 
     vocabulary = _vocabulary(pages, p.min_pages)
     position = {w: i for i, w in enumerate(vocabulary)}
-    # The rows PageTypeModel.word_rows makes, stored sparse: the known words set, scaled to unit length.
+    # The rows PageTypeModel.word_scores reads: the known words set to one, scaled to unit length.
     hits = [[position[w] for w in page.signals.words if w in position] for page in pages]
     values = np.concatenate([np.full(len(h), 1.0 / np.sqrt(len(h))) for h in hits if h] or [np.zeros(0)])
     x = csr_matrix((values, np.concatenate([np.asarray(h, np.int64) for h in hits] or [np.zeros(0, np.int64)]),
@@ -98,8 +98,7 @@ def fit_words(pages: Sequence[LabelledPage], types: tuple[str, ...], p: PageType
 
 
 def _word_scores(words: tuple[LinearModel, ...], types: tuple[str, ...], pages: Sequence[LabelledPage]) -> np.ndarray:
-    vocabulary = {w: i for i, w in enumerate(words[0].feature_names)}
-    return PageTypeModel(types, words, (), vocabulary).word_scores([page.signals.words for page in pages])
+    return page_type_model(types, words, ()).word_scores([page.signals.words for page in pages])
 
 
 def out_of_fold_word_scores(pages: Sequence[LabelledPage], types: tuple[str, ...], p: PageTypeParams) -> np.ndarray:
@@ -135,7 +134,7 @@ def fit(pages: Sequence[LabelledPage], types: tuple[str, ...], p: PageTypeParams
     x = np.hstack([np.vstack([page.signals.row for page in pages]), out_of_fold_word_scores(pages, types, p)])
     y = np.array([types.index(page.type) for page in pages])
     trees = fit_trees(x, y, types, p)
-    return PageTypeModel(types, words, trees, {w: i for i, w in enumerate(words[0].feature_names)})
+    return page_type_model(types, words, trees)
 
 
 def cross_validate(pages: Sequence[LabelledPage], types: tuple[str, ...], k: int, p: PageTypeParams,
