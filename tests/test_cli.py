@@ -367,7 +367,9 @@ def test_evaluate_prints_the_referee_lines(capsys, tmp_path):
     assert code == 0, err
     expected = evaluate(root, ThresherExtractor(ALG)).lines()
     lines = out.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 2 + 1 + 2  # the referee's lines, then the per-type table's head and its two types
+    assert lines[2].split() == ["type", "pages", "P", "R", "F1"]
+    assert [line.split()[:2] for line in lines[3:]] == [["article", "1"], ["forum", "1"]]
     assert lines[0].split(" pages/s=")[0] == expected[0].split(" pages/s=")[0]
     assert lines[0].startswith("tiny [wcxb] pages=2 errors=0 P=")
     assert lines[1] == expected[1] and lines[1].startswith("  by type: article=")

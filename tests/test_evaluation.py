@@ -317,6 +317,22 @@ def test_lines_format(tmp_path, synth_extractor):
     assert types.startswith("  by type: article=") and "collection=" in types
 
 
+def test_per_type_precision_recall_and_f1(tmp_path, synth_extractor):
+    result = evaluate(make_wcxb(tmp_path / "w"), synth_extractor[1])
+    by_type = result.summary.scores.by_type
+    rows = list(result.pages)
+    for kind, scores in by_type.items():
+        mine = [r.score for r in rows if r.score.type == kind]
+        assert scores.pages == len(mine)
+        assert scores.precision == pytest.approx(sum(s.precision for s in mine) / len(mine))
+        assert scores.recall == pytest.approx(sum(s.recall for s in mine) / len(mine))
+        assert scores.f1 == pytest.approx(result.summary.scores.f1_by_type[kind])
+    table = result.type_lines()
+    assert table[0].split() == ["type", "pages", "P", "R", "F1"] and len(table) == 1 + len(by_type)
+    assert result.summary.as_dict()["by_type"]["article"]["pages"] == by_type["article"].pages
+    assert result.report().splitlines()[2:] == table
+
+
 @needs_referee
 @pytest.mark.parametrize("kind", sorted(BUILDERS))
 def test_agrees_with_referee_on_synthetic_dataset(tmp_path, kind, synth_extractor):

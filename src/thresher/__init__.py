@@ -16,7 +16,7 @@ from .errors import ExtractionTimeout, InputError, ModelError, OptionError, Thre
 
 if TYPE_CHECKING:
     from ._version import __version__
-    from .api import Result, extract, extract_result, preload
+    from .api import Result, extract, extract_result, page_type, preload
     from .options import FORMATS, Options, SeenTexts
 
 __all__ = [
@@ -32,13 +32,14 @@ __all__ = [
     "__version__",
     "extract",
     "extract_result",
+    "page_type",
     "preload",
 ]
 
 # The public names read on first use, and the module each comes from.
 _LAZY = {
     "__version__": "._version",
-    "Result": ".api", "extract": ".api", "extract_result": ".api", "preload": ".api",
+    "Result": ".api", "extract": ".api", "extract_result": ".api", "page_type": ".api", "preload": ".api",
     "FORMATS": ".options", "Options": ".options", "SeenTexts": ".options",
 }
 

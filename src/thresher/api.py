@@ -28,6 +28,7 @@ from .filters import (
     unformatted,
     without,
 )
+from .inference.pagetype import page_type_probabilities, predicted_type
 from .metadata.record import Metadata
 from .options import VALID_NAMES, Options, OutputFormat, SeenTexts, changed, options_from
 
@@ -48,6 +49,14 @@ class Result:
     options: Options = field(default_factory=Options)
     comments: tuple[bool, ...] = ()  # per block: the algorithm kept it and it lies in a comment section
     rejected: str = ""  # why a switch rejected the whole page ("" when it did not)
+    # The page-type classifier's probability of each type (empty when metadata was skipped).
+    page_type_probabilities: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def page_type(self) -> str:
+        """The predicted page type (article, collection, documentation, forum, listing, product
+        or service); "" when the metadata pass was skipped."""
+        return self.metadata.page_type
 
     @property
     def blocks(self) -> tuple[Block, ...]:
@@ -212,7 +221,9 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     t3 = clock()
     if metadata:
         from .metadata import extract_metadata  # the field readers load with the first page that needs them
-    meta = extract_metadata(doc, lang) if metadata else Metadata(title=doc.title, language=lang, url=url or "")
+    types = page_type_probabilities(doc) if metadata else MappingProxyType({})
+    meta = extract_metadata(doc, lang, page_type=predicted_type(types)) if metadata else \
+        Metadata(title=doc.title, language=lang, url=url or "")
     check_budget()
     t4 = clock()
     rejected = _rejected(meta, lang, url, opts)
@@ -221,7 +232,20 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     elif opts.seen is not None:
         classification = without(classification, repeated_blocks(doc.blocks, classification.labels, opts.seen))
     timings = MappingProxyType({"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3})
-    return Result(doc, classification, chosen.name, lang, meta, timings, opts, tuple(comments.tolist()), rejected)
+    return Result(doc, classification, chosen.name, lang, meta, timings, opts, tuple(comments.tolist()), rejected,
+                  types)
+
+
+def page_type(html: bytes | str, url: str | None = None, *,
+              content_type: str | None = None) -> tuple[str, Mapping[str, float]]:
+    """The page's predicted type and the probability of each type, without extracting: decode,
+    parse and classify the page only (for routing a crawl). Raises
+    :class:`thresher.errors.InputError` for input that is not a page."""
+    _check_url(url)
+    decoded = decode(html, content_type)
+    doc = build_document(decoded.text, url, encoding=decoded.encoding, utf8=decoded.utf8)
+    probabilities = page_type_probabilities(doc)
+    return predicted_type(probabilities), probabilities
 
 
 # A page every algorithm reads without error, whose extraction loads the algorithm's model files.

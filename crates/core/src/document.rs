@@ -9,6 +9,7 @@
 //! call stack, so depth costs nothing.
 
 use crate::dom::{Attr, Dom, Kind, NodeId, NONE};
+use crate::hidden::is_data_text;
 use crate::text::{
     collapse_whitespace, collapsed_counts, hides, is_all_space, pre_text, split_count,
 };
@@ -238,7 +239,8 @@ impl Walker<'_> {
 
     fn add_text(&mut self, node: NodeId, parent: usize, inherited: u8) {
         let text = self.dom.text(node);
-        if text.is_empty() {
+        if text.is_empty() || (inherited & Role::PRE == 0 && self.is_data(text, parent, inherited))
+        {
             return;
         }
         let span = Span {
@@ -286,6 +288,15 @@ impl Walker<'_> {
             self.flush();
             self.pending.brs = 1;
         }
+    }
+
+    /// A text node of machine data (JSON, a data blob) outside code, where it is not prose.
+    fn is_data(&self, text: &str, parent: usize, inherited: u8) -> bool {
+        is_data_text(text, inherited & Role::ANCHOR != 0)
+            && !matches!(
+                self.dom.tag(self.doc.nodes[parent]),
+                "code" | "kbd" | "samp" | "tt" | "var"
+            )
     }
 
     fn is_hidden_math(&self, node: NodeId) -> bool {
@@ -386,6 +397,7 @@ impl Walker<'_> {
             self.doc.skipped.push(index as u32);
             return None;
         }
+
         if role.has(Role::BR) {
             self.line_break(index);
             return None;

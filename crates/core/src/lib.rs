@@ -9,6 +9,7 @@ pub mod dom;
 pub mod features;
 pub mod filters;
 pub mod hash;
+pub mod hidden;
 pub mod learned;
 pub mod parse;
 pub mod seqnet;

@@ -313,6 +313,18 @@ fn readability_pattern_bits(value: &str) -> u8 {
     candidates::pattern_bits(value)
 }
 
+/// The attributes that hide an element by the core's one rule, in ``attrs`` order:
+/// "hidden", "aria-hidden" and "style" (``attrs``: the element's (name, value) pairs).
+#[pyfunction]
+fn hidden_signals(attrs: Vec<(String, String)>) -> Vec<&'static str> {
+    attrs
+        .iter()
+        .filter_map(|(name, value)| {
+            thresher_core::hidden::signal([(name.as_str(), value.as_str())])
+        })
+        .collect()
+}
+
 /// Kohlschütter's text density of one text (the ``text_density`` feature column).
 #[pyfunction]
 fn text_density(text: &str) -> f64 {
@@ -466,6 +478,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
     module.add_function(wrap_pyfunction!(wrap_counts, module)?)?;
+    module.add_function(wrap_pyfunction!(hidden_signals, module)?)?;
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;
     module.add_class::<CommentWords>()?;

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
 
-from ..document.blocks import Document, hidden_by_style
+from ..document.blocks import Document, hidden_signals
 from .base import Algorithm, Classification, Context
 
 # Tags whose content is never article text (the "low-hanging fruit").
@@ -230,7 +230,8 @@ def _verdicts(attrs: Mapping[str, str], names: Sequence[str], p: Params,
 # ------------------------------------------------------------------ prune
 
 def is_hidden(attrs: Mapping[str, str]) -> bool:
-    """An inline ``display:none`` or ``visibility:hidden`` style.
+    """An inline ``display:none`` or ``visibility:hidden`` style: the style signal of the core's
+    hidden-element rule (:func:`thresher.document.blocks.hidden_signals`).
 
     The ``hidden`` attribute and ``aria-hidden`` are deliberately not signals:
     pages stream their content into hidden containers (React ``<div hidden
@@ -238,7 +239,7 @@ def is_hidden(attrs: Mapping[str, str]) -> bool:
     copies of headings from screen readers: pruning them costs more main
     content than boilerplate.
     """
-    return hidden_by_style(attrs)
+    return "style" in hidden_signals(attrs)
 
 
 def prune_trigger(tag: str, attrs: Mapping[str, str], p: Params, memo: dict[str, TokenVerdict]) -> str:

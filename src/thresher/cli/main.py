@@ -115,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     ext.add_argument("--format", "--output-format", "-f", choices=FORMATS, default="text",
                      help="output format (default: text)")
     ext.add_argument("--links", action="store_true", help="keep links in the output")
+    ext.add_argument("--page-type-only", action="store_true",
+                     help="print only the page's predicted type (article, collection, documentation, forum, "
+                          "listing, product or service), without extracting")
     ext.add_argument("--output", "-o", metavar="OUT", help="output file (default: stdout); OUTDIR with --input-dir")
     ext.add_argument("--input-dir", metavar="DIR", help="extract every matching file of DIR into OUTDIR")
     ext.add_argument("--glob", action="append", metavar="PATTERN",
@@ -167,8 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("datasets", nargs="+", metavar="DATASET")
     tr.add_argument("--output", "-o", required=True, metavar="MODEL", help="model file to write")
     tr.add_argument("--algorithm", "-a", default="thresher", metavar="NAME",
-                    help="what to train: thresher, thresher-accurate, dragnet, dragnet-comments or "
-                         "density-classifier (default: thresher)")
+                    help="what to train: thresher, thresher-accurate, dragnet, dragnet-comments, "
+                         "density-classifier or page-type (default: thresher)")
     tr.add_argument("--cv", type=int, metavar="K",
                     help="K-fold cross-validation grouped by domain before the final fit "
                          "(0: none; default: the trainer's)")
@@ -267,6 +270,9 @@ def positional_inputs(args: argparse.Namespace) -> list[str]:
 
 def cmd_extract(args: argparse.Namespace) -> int:
     sources = positional_inputs(args)
+    if args.page_type_only and (args.input_file is not None or args.feed is not None or args.sitemap is not None
+                                or args.warc is not None or args.input_dir is not None or len(sources) > 1):
+        raise CliError("--page-type-only applies to one page (FILE, URL or stdin)")
     if args.input_file is not None or args.feed is not None or args.sitemap is not None:
         from .web import cmd_extract_web
 
@@ -286,6 +292,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
         return cmd_extract_pages(args, sources)
     algorithm, model = check_algorithm(args.algorithm), check_model(args.model)
     html, url, content_type = read_source(args)
+    if args.page_type_only:
+        from ..api import page_type
+
+        write_output(page_type(html, url, content_type=content_type)[0], args.output)
+        return EXIT_OK
     from ..api import extract
 
     text = extract(html, url, algorithm=algorithm, output=args.format, language=args.language, model=model,

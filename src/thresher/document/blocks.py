@@ -36,7 +36,6 @@ from .parse import ParseLimits, xml_root
 BLOCK_TAGS = frozenset(_core.BLOCK_TAGS)
 HEADING_TAGS = frozenset(_core.HEADING_TAGS)
 SKIPPED_TAGS = frozenset(_core.SKIPPED_TAGS)
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 # What an element's ``attrs`` is when the document is built without attributes.
 NO_ATTRIBUTES: Mapping[str, str] = MappingProxyType({})
@@ -292,10 +291,13 @@ def normalize_space(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
-def hidden_by_style(attrs: Mapping[str, str | None]) -> bool:
-    """An inline ``display:none`` or ``visibility:hidden`` style."""
-    style = attrs.get("style")
-    return style is not None and _HIDDEN_STYLE.search(style) is not None
+def hidden_signals(attrs: Mapping[str, str | None]) -> tuple[str, ...]:
+    """The attributes that hide an element by the core's one rule (``crates/core/src/hidden.rs``),
+    in ``attrs`` order: "hidden" (not ``until-found``), "aria-hidden" (``true``) and "style"
+    (an inline ``display:none`` or ``visibility:hidden``)."""
+    if not attrs:
+        return ()
+    return tuple(_core.hidden_signals([(name, value or "") for name, value in attrs.items()]))
 
 
 # Lone surrogates: a str can hold them (decoded with "surrogateescape", say), UTF-8 cannot.

@@ -12,7 +12,8 @@
 - snippet counts: a ``with`` snippet found in the prediction is a true
   positive, a ``without`` snippet found is a false positive (whitespace runs
   collapsed on both sides); totals are summed over pages.
-- WCXB extras: per-page-type mean F1, and the share of ``with`` snippets
+- WCXB extras: per-page-type mean F1 (and mean precision and recall, with the page count), and
+  the share of ``with`` snippets
   (1 when there are none) and ``without`` snippets (0 when there are none)
   found as case-insensitive substrings, averaged over pages.
 """
@@ -62,6 +63,15 @@ class SnippetScore(NamedTuple):
 PageScore = WordScore | WcxbScore | ShingleScore | SnippetScore
 
 
+class TypeScores(NamedTuple):
+    """One page type's pages and their mean word precision, recall and F1."""
+
+    pages: int
+    precision: float
+    recall: float
+    f1: float
+
+
 @dataclass(frozen=True)
 class Scores:
     """A dataset's headline figures; the optional ones exist for some kinds only."""
@@ -73,6 +83,7 @@ class Scores:
     f1_by_type: Mapping[str, float] | None = None  # wcxb
     with_rate: float | None = None  # wcxb
     without_rate: float | None = None  # wcxb
+    by_type: Mapping[str, TypeScores] | None = None  # wcxb
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"precision": self.precision, "recall": self.recall, "f1": self.f1}
@@ -82,6 +93,8 @@ class Scores:
             out["f1_by_type"] = dict(self.f1_by_type)
             out["with_rate"] = self.with_rate
             out["without_rate"] = self.without_rate
+        if self.by_type is not None:
+            out["by_type"] = {t: v._asdict() for t, v in self.by_type.items()}
         return out
 
 
@@ -202,11 +215,20 @@ def f1_by_type(scores: Sequence[WcxbScore]) -> Mapping[str, float]:
     return MappingProxyType({t: mean(groups[t]) for t in sorted(groups)})
 
 
+def scores_by_type(scores: Sequence[WcxbScore]) -> Mapping[str, TypeScores]:
+    """Per page type (sorted): the page count and the mean precision, recall and F1."""
+    groups: dict[Any, list[WcxbScore]] = {}
+    for s in scores:
+        groups.setdefault(s.type, []).append(s)
+    return MappingProxyType({str(t): TypeScores(len(g), mean([s.precision for s in g]), mean([s.recall for s in g]),
+                                                mean([s.f1 for s in g])) for t, g in sorted(groups.items())})
+
+
 def aggregate_wcxb(scores: Sequence[WcxbScore]) -> Scores:
     words = aggregate_words(scores)
     return Scores(words.precision, words.recall, words.f1, f1_by_type=f1_by_type(scores),
                   with_rate=mean([s.with_rate for s in scores]),
-                  without_rate=mean([s.without_rate for s in scores]))
+                  without_rate=mean([s.without_rate for s in scores]), by_type=scores_by_type(scores))
 
 
 def aggregate(kind: str, scores: Sequence[PageScore]) -> Scores:

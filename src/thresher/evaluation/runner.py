@@ -106,8 +106,20 @@ class EvaluationResult:
             out.append("  by type: " + " ".join(f"{t}={v:.3f}" for t, v in s.scores.f1_by_type.items()))
         return out
 
+    def type_lines(self) -> list[str]:
+        """A table of precision, recall and F1 per page type (none for datasets without types)."""
+        by_type = self.summary.scores.by_type
+        if not by_type:
+            return []
+        width = max(len("type"), *(len(t) for t in by_type))
+        out = [f"  {'type':<{width}}  pages      P      R     F1"]
+        out += [f"  {t:<{width}}  {v.pages:>5}  {v.precision:.3f}  {v.recall:.3f}  {v.f1:.3f}"
+                for t, v in by_type.items()]
+        return out
+
     def report(self) -> str:
-        return "\n".join(self.lines())
+        """The referee's lines, then the per-type table."""
+        return "\n".join(self.lines() + self.type_lines())
 
     def to_json(self) -> dict[str, Any]:
         """The referee's ``--out`` layout: summary, pages, and outputs when they were kept."""

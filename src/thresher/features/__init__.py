@@ -35,7 +35,6 @@ from .native import (
     SHALLOW_COLUMNS,
     TreeFacts,
     base_columns,
-    is_hidden,
     native_stop_words,
     shallow_text,
     text_density,
@@ -46,7 +45,7 @@ from .tokens import TokenBags, Vocabulary, token_bags, token_columns, token_name
 
 __all__ = [
     "BLOCK_TAG_ONE_HOT", "CONTEXT_TAGS", "MAX_CUE_DISTANCE", "NEGATIVE_CUES", "NEIGHBOUR_COLUMNS", "POSITIVE_CUES",
-    "SHALLOW_COLUMNS", "Columns", "TokenBags", "TreeFacts", "Vocabulary", "base_columns", "concat", "is_hidden",
+    "SHALLOW_COLUMNS", "Columns", "TokenBags", "TreeFacts", "Vocabulary", "base_columns", "concat",
     "native_stop_words", "neighbours", "page_types", "selection", "shallow_text", "shift",
     "structured_text", "text_density", "token_bags", "token_columns", "token_name", "token_names", "token_sets",
     "tree_facts", "tree_params", "vocabulary",

@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import _core
-from ..document.blocks import Document, hidden_by_style
+from ..document.blocks import Document
 from .columns import Columns
 from .head import page_types, structured_text
 
@@ -68,7 +68,7 @@ class TreeFacts:
     subtree_link_chars: np.ndarray
     same_sibling_count: np.ndarray  # siblings with the same tag and class
     paths: np.ndarray  # (elements, 2) uint64: hashes of the (tag, class) path and of the tag path
-    hidden: np.ndarray  # the element or an ancestor is hidden (attribute, aria-hidden, inline style)
+    hidden: np.ndarray  # the element or an ancestor is hidden (the core's one rule, crates/core/src/hidden.rs)
     roles: dict  # element -> its ``role`` attribute, for the elements that have one
     parents: np.ndarray  # parent index, the root pointing to itself
     ids: list  # id value per element (None when it has none)
@@ -80,13 +80,6 @@ class TreeFacts:
     def tokens(self, element: int) -> list[str]:
         """An element's id tokens, then its class tokens."""
         return self.tokens_of[self.ids[element]] + self.tokens_of[self.classes[element]]
-
-
-def is_hidden(attrs: dict) -> bool:
-    """Hidden by the ``hidden`` attribute, ``aria-hidden="true"`` or an inline style."""
-    if "hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true":
-        return True
-    return hidden_by_style(attrs)
 
 
 @lru_cache(maxsize=1)

@@ -25,8 +25,11 @@ never parsed again. Each field takes the first usable value of its sources:
   ``publisher.name`` / ``WebSite`` name, else the URL host without "www.".
 * **language**: the caller's, else ``<html lang>``, else declared meta.
 * **description**, **url** (``og:url``, canonical link, else the document's),
-  **image**, **tags** (``article:tag``, keywords) and **page_type** (the main
+  **image**, **tags** (``article:tag``, keywords) and **declared_type** (the main
   JSON-LD object's ``@type``, else ``og:type``).
+* **page_type**: one of seven types (article, collection, documentation, forum,
+  listing, product, service) predicted by the page-type classifier
+  (:mod:`thresher.inference.pagetype`), whatever the page declares.
 
 In-page cues are only looked for within :data:`CUE_WINDOW` blocks of the
 first h1: further away, a name or date belongs to a comment, a teaser or a

@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import cache, partial
 
 from ..document.blocks import Document
+from ..inference.pagetype import page_type_probabilities, predicted_type
 from .author import _author
 from .cues import _scan_page
 from .dates import _date_with_htmldate, _publication_date
@@ -24,8 +25,12 @@ def extract_title(doc: Document) -> str:
 
 
 def extract_metadata(doc: Document, language: str = "", *, use_htmldate: bool = False,
-                     html: str | None = None) -> Metadata:
+                     html: str | None = None, page_type: str | None = None) -> Metadata:
     """Metadata of ``doc``; ``language`` (ISO 639-1) overrides the page's own.
+
+    ``page_type`` is the page's type when the caller has predicted it already; None predicts
+    it with the shipped page-type model (:mod:`thresher.inference.pagetype`). What the page
+    declares (JSON-LD ``@type``, ``og:type``) is ``declared_type``.
 
     With ``use_htmldate`` and the page's ``html`` (the decoded text), htmldate
     supplies the date when the document itself has none. It parses the page a
@@ -50,5 +55,6 @@ def extract_metadata(doc: Document, language: str = "", *, use_htmldate: bool = 
         description=_meta_first(meta, _DESCRIPTION_META),
         image=_meta_first(meta, _IMAGE_META),
         tags=_tags(meta),
-        page_type=_page_type(meta, ld),
+        page_type=predicted_type(page_type_probabilities(doc)) if page_type is None else page_type,
+        declared_type=_page_type(meta, ld),
     )

@@ -17,4 +17,5 @@ class Metadata:
     description: str = ""
     image: str = ""
     tags: tuple[str, ...] = ()
-    page_type: str = ""  # raw JSON-LD @type of the main object, else og:type
+    page_type: str = ""  # the predicted page type (thresher.inference.pagetype.PAGE_TYPES), "" when not predicted
+    declared_type: str = ""  # what the page declares: JSON-LD @type of the main object, else og:type

@@ -1,6 +1,6 @@
 """JSON: the extracted text with the page facts, optionally every block's decision.
 
-``{"title", "language", "url", "algorithm", "text", "metadata"}``, plus with
+``{"title", "language", "url", "algorithm", "page_type", "text", "metadata"}``, plus with
 ``blocks=True`` a ``"blocks"`` list of ``{"index", "text", "tag", "label",
 "score", "reason"}`` for every block of the page (``score`` and ``reason``
 only when the algorithm gave them). Non-ASCII text is written as is.
@@ -59,6 +59,7 @@ def render(result: Extraction, *, blocks: bool = False, indent: int | None = Non
         "language": result.language,
         "url": result.document.url,
         "algorithm": result.algorithm,
+        "page_type": getattr(result.metadata, "page_type", ""),
         "text": text_renderer.render(result, **options),
         "metadata": cleaned(metadata_dict(result.metadata)),
     }

@@ -47,6 +47,9 @@ def header(result: Extraction) -> ET.Element:
     if values.get("language"):
         lang_usage = ET.SubElement(profile, "langUsage")
         _text(lang_usage, "language", values["language"], {"ident": values["language"]})
+    if values.get("pagetype"):
+        text_class = ET.SubElement(profile, "textClass")
+        _text(text_class, "classCode", values["pagetype"], {"scheme": "page_type"})
     encoding = ET.SubElement(head, "encodingDesc")
     app_info = ET.SubElement(encoding, "appInfo")
     application = ET.SubElement(app_info, "application", {"ident": "thresher", "version": __version__})

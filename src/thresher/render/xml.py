@@ -289,7 +289,7 @@ def _style(result: Extraction, links: bool, images: bool, formatting: bool | Non
 # without touching mixed content (paragraphs keep their text exactly).
 CONTAINERS = frozenset({"doc", "main", "comments", "list", "table", "row", "TEI", "teiHeader", "fileDesc",
                         "titleStmt", "publicationStmt", "sourceDesc", "profileDesc", "abstract", "langUsage",
-                        "encodingDesc", "appInfo", "application", "text", "body", "div"})
+                        "encodingDesc", "appInfo", "application", "text", "body", "div", "textClass"})
 
 
 def serialize(root: ET.Element) -> str:

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from .density_classifier import train_density_classifier
 from .learned import SEED, train_dragnet, train_dragnet_comments, train_flagship, train_flagship_accurate
+from .pagetype import train_page_type
 
 
 class Trainer(Protocol):
@@ -65,4 +66,6 @@ TRAINERS: Mapping[str, TrainerSpec] = MappingProxyType({spec.name: spec for spec
                 default_cv=None, needs=TREES),
     TrainerSpec("density-classifier", "the density algorithm's two-class character n-gram model",
                 train_density_classifier, default_cv=None),
+    TrainerSpec("page-type", "the page-type classifier (seven WCXB types) behind Result.page_type",
+                train_page_type, default_cv=5),
 )})

@@ -263,3 +263,23 @@ fn half_a_million_list_items_are_walked_without_recursion() {
     let html = "<ul>".to_owned() + &"<li>item</li>".repeat(500_000) + "</ul>";
     assert_eq!(document(&html).1.blocks.len(), 500_000);
 }
+
+#[test]
+fn machine_data_in_text_makes_no_block() {
+    let json = r#"{"@type": "Article", "datePublished": "2024-01-01T10:00:00Z", "image": "a.jpg"}"#;
+    let blob = format!("https://cdn.example.com/img/{}.jpg", "9f3a".repeat(30));
+    let html = format!(
+        "<p>shown</p><div>{json}</div><p>{blob}</p><p><a href='/x'>{blob}</a></p><pre>{json}</pre>\
+         <p>send <code>{json}</code></p><p hidden>hidden text is still walked</p>"
+    );
+    assert_eq!(
+        texts(&html),
+        [
+            "shown".to_owned(),
+            blob.clone(),
+            json.to_owned(),
+            format!("send {json}"),
+            "hidden text is still walked".to_owned()
+        ]
+    );
+}

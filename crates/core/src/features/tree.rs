@@ -7,8 +7,8 @@
 use crate::hash::{HashMap, HashMapExt, HashSet};
 
 use crate::document::{held_attributes, Document};
-use crate::dom::{attr_value, Attr, Dom};
-use crate::text::{hides, is_space};
+use crate::dom::{attr_value, Dom};
+use crate::hidden::hidden_by;
 
 /// What the facts are computed with (the Python layer's constants, handed over once).
 #[derive(Clone, Debug, Default)]
@@ -52,20 +52,6 @@ pub fn split_tokens(raw: &str) -> Vec<String> {
         .filter(|t| !t.is_empty())
         .map(str::to_owned)
         .collect()
-}
-
-fn python_strip_lower(value: &str) -> String {
-    value.trim_matches(is_space).to_lowercase()
-}
-
-/// Hidden by the `hidden` attribute, `aria-hidden="true"` or an inline style.
-fn hidden_by(attrs: &[Attr]) -> bool {
-    attrs.iter().any(|a| match &*a.name {
-        "hidden" => true,
-        "aria-hidden" => python_strip_lower(&a.value) == "true",
-        "style" => hides(&a.value),
-        _ => false,
-    })
 }
 
 /// Slots for distinct attribute values (borrowed from the DOM), in the order they are first met.
