@@ -69,7 +69,7 @@ def extract_page(page: Page, options: Options) -> Extracted:
     meta = result.metadata
     found = {"title": result.title, "language": result.language, "url": page.url or meta.url,
              "author": meta.author, "date": meta.date, "description": meta.description,
-             "page_type": getattr(result, "page_type", None) or meta.page_type}
+             "page_type": result.page_type}
     return Extracted(text, {key: value for key, value in found.items() if value})
 
 

@@ -124,6 +124,6 @@ def describe(result: Result, url: str | None) -> dict[str, Any]:
     """The facts about the page beside its content: title, language, page type, metadata."""
     meta = dataclasses.asdict(result.metadata)
     return {"url": url or result.metadata.url or None, "title": result.title, "language": result.language,
-            "page_type": getattr(result, "page_type", None) or result.metadata.page_type,
+            "page_type": result.page_type,
             "algorithm": result.algorithm, "rejected": result.rejected or None,
             "metadata": {**meta, "tags": list(result.metadata.tags)}}
