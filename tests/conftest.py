@@ -1,6 +1,10 @@
 """Shared test helpers: the ../shared datasets, algorithm discovery, and a quiet Hypothesis profile."""
 from __future__ import annotations
 
+import http.server
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -57,3 +61,36 @@ def extract_or_skip(html, algorithm: str, **options) -> str:
 def require_model(algorithm: str) -> None:
     """Skip now (cheaply, on a tiny page) when ``algorithm`` needs a model that is not installed."""
     extract_or_skip("<html><body><p>A tiny page to load the model with.</p></body></html>", algorithm)
+
+
+# A route of :func:`page_server`: (status, body, headers); "{port}" in a header is the server's port.
+Route = tuple[int, bytes, Mapping[str, str]]
+
+
+@contextmanager
+def page_server(routes: Mapping[str, Route]) -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 for the length of the block: ``GET path`` answers with
+    ``routes[path]``, any other path with 404. Yields its base URL (``http://127.0.0.1:PORT``)."""
+
+    class Pages(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:  # http.server's name
+            status, body, headers = routes.get(self.path, (404, b"not found", {}))
+            self.send_response(status)
+            for name, value in {"Content-Type": "text/html; charset=utf-8", **headers}.items():
+                self.send_header(name, value.format(port=self.server.server_address[1]))
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Pages)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import http.server
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 
 import pytest
+
+from conftest import page_server
 
 pytest.importorskip("langchain_core", reason="thresher[langchain] is not installed: LangChain tests skipped")
 
@@ -77,27 +77,10 @@ def test_options_are_checked_when_made():
         ThresherTransformer(output="pdf")
 
 
-class _Pages(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):  # http.server's name
-        found = self.path == "/rivers"
-        body = PAGE.encode() if found else b"missing"
-        self.send_response(200 if found else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
 @pytest.fixture(scope="module")
 def pages() -> Iterator[str]:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    with page_server({"/rivers": (200, PAGE.encode(), {})}) as base:
+        yield base
 
 
 def test_loader_files_and_urls(tmp_path, pages):

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import gzip
-import http.server
-import threading
 from collections.abc import Iterator
 
 import pytest
+
+from conftest import page_server
 
 pytest.importorskip("llama_index.core", reason="thresher[llama-index] is not installed: LlamaIndex tests skipped")
 
@@ -30,33 +30,10 @@ PAGE = ("<html lang='en'><head><title>Rivers of the north</title>"
         "</article><footer>All rights reserved</footer></body></html>")
 
 
-class _Pages(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):  # http.server's name
-        if self.path == "/moved":
-            self.send_response(301)
-            self.send_header("Location", "/rivers")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        found = self.path == "/rivers"
-        body = PAGE.encode() if found else b"missing"
-        self.send_response(200 if found else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
 @pytest.fixture(scope="module")
 def pages() -> Iterator[str]:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    with page_server({"/rivers": (200, PAGE.encode(), {}), "/moved": (301, b"", {"Location": "/rivers"})}) as base:
+        yield base
 
 
 def test_the_classes_are_llama_index_types():

@@ -1,7 +1,6 @@
 """``thresher serve`` against a real uvicorn on 127.0.0.1, with a real HTTP client (httpx)."""
 from __future__ import annotations
 
-import http.server
 import json
 import socket
 import subprocess
@@ -14,6 +13,8 @@ from contextlib import contextmanager
 import httpx
 import pytest
 from hypothesis import given, strategies as st
+
+from conftest import page_server
 
 pytest.importorskip("starlette", reason="thresher[serve] is not installed: service tests skipped")
 uvicorn = pytest.importorskip("uvicorn", reason="thresher[serve] is not installed: service tests skipped")
@@ -283,39 +284,12 @@ def test_url_to_a_non_public_address_is_refused(server, url):
     assert response.json()["error"] == "address_not_allowed"
 
 
-class _Pages(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):  # http.server's name
-        if self.path == "/article":
-            self._send(200, ARTICLE)
-        elif self.path == "/redirect-private":
-            self.send_response(302)
-            self.send_header("Location", f"http://127.0.0.2:{self.server.server_port}/article")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-        elif self.path == "/big":
-            self._send(200, b"<p>" + b"x" * 300_000 + b"</p>")
-        else:
-            self._send(404, b"not here")
-
-    def _send(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
 @pytest.fixture(scope="module")
 def pages() -> Iterator[str]:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    routes = {"/article": (200, ARTICLE, {}), "/big": (200, b"<p>" + b"x" * 300_000 + b"</p>", {}),
+              "/redirect-private": (302, b"", {"Location": "http://127.0.0.2:{port}/article"})}
+    with page_server(routes) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
