@@ -17,6 +17,7 @@ use crate::features::{base, candidates, cetr, stage2, tokens};
 use crate::hash::{HashMap, HashMapExt, HashSet};
 use crate::seqnet::{SeqNet, Sizes};
 use crate::trees::{CompleteEnsemble, Ensemble};
+use std::ops::Range;
 
 mod decode;
 pub use decode::{decide, expected_f1_cut, Decoding};
@@ -759,11 +760,13 @@ impl Features {
         }
     }
 
-    /// The compact rows of `stage` for blocks `rows` (all blocks when `None`).
-    fn rows_of(&self, stage: &Stage, rows: Option<&[usize]>, context: &[f32]) -> Vec<f32> {
-        let width = stage.width();
+    /// The margins of `stage` for blocks `rows` (all blocks when `None`), made
+    /// [`SCORE_BATCH`] blocks at a time: a batch's compact rows are made, scored and dropped,
+    /// so the page's peak holds one batch of them, never a row per block of every column the
+    /// stage reads (hundreds of MB on a page of 500,000 blocks). Each row's margin depends on
+    /// that row alone, so the batches change no value.
+    fn margins_of(&self, stage: &Stage, rows: Option<&[usize]>, context: &[f32]) -> Vec<f64> {
         let count = rows.map_or(self.rows, <[usize]>::len);
-        let mut out = vec![0.0f32; count * width];
         // Token t of the trees' list -> the columns of this stage that read it.
         let mut token_slots: HashMap<u32, Vec<usize>> = HashMap::new();
         for (j, source) in stage.reads.iter().enumerate() {
@@ -771,8 +774,32 @@ impl Features {
                 token_slots.entry(t).or_default().push(j);
             }
         }
+        let mut margins = Vec::with_capacity(count);
+        let mut batch = Vec::new();
+        let mut start = 0;
+        while start < count {
+            let end = (start + SCORE_BATCH).min(count);
+            let x = self.rows_of(stage, start..end, rows, context, &token_slots);
+            stage.margins(&x, &mut batch);
+            margins.extend_from_slice(&batch);
+            start = end;
+        }
+        margins
+    }
+
+    /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`).
+    fn rows_of(
+        &self,
+        stage: &Stage,
+        span: Range<usize>,
+        rows: Option<&[usize]>,
+        context: &[f32],
+        token_slots: &HashMap<u32, Vec<usize>>,
+    ) -> Vec<f32> {
+        let width = stage.width();
+        let mut out = vec![0.0f32; span.len() * width];
         let (indices, offsets) = &self.bags;
-        for (k, slot) in out.chunks_exact_mut(width).enumerate() {
+        for (k, slot) in span.zip(out.chunks_exact_mut(width)) {
             let row = rows.map_or(k, |r| r[k]);
             for (value, &source) in slot.iter_mut().zip(&stage.reads) {
                 *value = self.value(source, row, context);
@@ -788,6 +815,9 @@ impl Features {
         out
     }
 }
+
+/// Blocks whose compact rows are made and scored together (see [`Features::margins_of`]).
+const SCORE_BATCH: usize = 4096;
 
 fn needs(stages: &[&Stage], what: impl Fn(&Source) -> bool) -> bool {
     stages.iter().any(|s| s.reads.iter().any(&what))
@@ -855,11 +885,11 @@ impl LearnedModel {
                 Vec::new()
             },
         };
-        let mut margins = Vec::new();
-        let rows1 = features.rows_of(&self.stage1, None, &[]);
-        self.stage1.margins(&rows1, &mut margins);
-        drop(rows1);
-        let own: Vec<f64> = margins.iter().map(|&m| sigmoid(m)).collect();
+        let own: Vec<f64> = features
+            .margins_of(&self.stage1, None, &[])
+            .iter()
+            .map(|&m| sigmoid(m))
+            .collect();
         let network = self.network.as_ref().map(|net| net.scores(page, &features));
         let (context, guarded) = match stage2 {
             None => (own.clone(), own.clone()),
@@ -869,8 +899,7 @@ impl LearnedModel {
                 let mut context = own.clone();
                 let rows = uncertain(&own, params.certain);
                 if !rows.is_empty() {
-                    let x = features.rows_of(stage, Some(&rows), &around);
-                    stage.margins(&x, &mut margins);
+                    let margins = features.margins_of(stage, Some(&rows), &around);
                     for (&row, &m) in rows.iter().zip(&margins) {
                         context[row] = sigmoid(m);
                     }
