@@ -111,6 +111,18 @@ def test_the_copy_is_made_once_and_decides_as_py3langid_does(tmp_path, monkeypat
         assert [ident.classify(text) for text in SAMPLES] == [reference.classify(text) for text in SAMPLES]
 
 
+def test_the_copy_is_named_by_version_and_replaces_other_versions(tmp_path, monkeypatch):
+    import py3langid
+
+    monkeypatch.setenv(identifier.CACHE_ENV, str(tmp_path))
+    stale = tmp_path / "py3langid-0.0.1-123"
+    stale.mkdir()
+    (stale / "ptc.npy").write_bytes(b"old")
+    identifier.load_identifier()
+    assert not stale.exists() and len(copies(tmp_path)) == 1
+    assert copies(tmp_path)[0].startswith(f"py3langid-{py3langid.__version__}-")
+
+
 def test_a_damaged_copy_falls_back_to_py3langid(tmp_path, monkeypatch, reference):
     monkeypatch.setenv(identifier.CACHE_ENV, str(tmp_path))
     identifier.load_identifier()

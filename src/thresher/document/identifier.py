@@ -4,7 +4,9 @@ py3langid ships its model as one LZMA-compressed ``.npz`` of about 68 MB: decomp
 about half a second in every process that identifies a language. The first process that needs the
 identifier therefore writes the model's arrays, unchanged, as ``.npy`` files to a cache directory
 (``THRESHER_CACHE_DIR``, else the user cache directory that ``platformdirs`` names, under
-``py3langid-<model file size>-<its mtime>``); later processes map them. The identifier is
+``py3langid-<py3langid's version>-<model file size>``, so every environment with the same
+py3langid shares one copy); later processes map them. Writing a copy removes the copies of
+other py3langid versions. The identifier is
 py3langid's own :class:`~py3langid.langid.LanguageIdentifier` built from the same arrays, so it
 decides exactly as py3langid does. ``THRESHER_CACHE_DIR=""`` turns the copy off, and any problem
 with it (an unwritable directory, a damaged or foreign file) falls back to py3langid's own loader.
@@ -22,6 +24,7 @@ from typing import Any
 # The model's arrays (py3langid.modelio's npz keys), each stored as <name>.npy; classes as JSON.
 _ARRAYS = ("ptc", "pc", "nextmove", "nextmove_row", "out_feat")
 _CLASSES = "classes.json"
+_PREFIX = "py3langid-"
 CACHE_ENV = "THRESHER_CACHE_DIR"
 
 
@@ -38,10 +41,11 @@ def cache_root() -> Path | None:
 def load_identifier() -> Any:
     """py3langid's identifier (raw scores, as py3langid's ``classify`` uses it), from the
     uncompressed copy when there is one or one can be made, else from py3langid's own file."""
+    import py3langid
     from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 
     source = Path(MODEL_DIR) / MODEL_FILE
-    copy = _copy_dir(source)
+    copy = _copy_dir(source, str(getattr(py3langid, "__version__", "unknown")))
     if copy is not None:
         try:
             if not copy.is_dir():
@@ -53,15 +57,26 @@ def load_identifier() -> Any:
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
 
 
-def _copy_dir(source: Path) -> Path | None:
+def _copy_dir(source: Path, version: str) -> Path | None:
+    """The copy's directory: named by py3langid's version and the model's size, never by the
+    file's mtime, which differs in every environment that installed the same model."""
     root = cache_root()
     if root is None:
         return None
     try:
-        st = source.stat()
+        size = source.stat().st_size
     except OSError:
         return None
-    return root / f"py3langid-{st.st_size}-{st.st_mtime_ns}"
+    safe = "".join(c if c.isalnum() or c in "._+" else "_" for c in version)
+    return root / f"{_PREFIX}{safe}-{size}"
+
+
+def _remove_other_copies(keep: Path) -> None:
+    """Delete the copies of other py3langid versions beside ``keep`` (a process still mapping
+    one keeps its open files; a later one of that version writes its copy again)."""
+    for sibling in keep.parent.glob(f"{_PREFIX}*"):
+        if sibling != keep and sibling.is_dir():
+            shutil.rmtree(sibling, ignore_errors=True)
 
 
 def _write_copy(source: Path, target: Path) -> None:
@@ -86,6 +101,7 @@ def _write_copy(source: Path, target: Path) -> None:
         except OSError:  # another process wrote it first
             if not target.is_dir():
                 raise
+        _remove_other_copies(target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
