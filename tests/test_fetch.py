@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from thresher.batch.fetch import FetchError, fetch, is_url
+from thresher.batch.fetch import FetchError, FetchTimeout, fetch, is_url
 
 PAGE = "<html><body><p>Caf\u00e9 society</p></body></html>".encode("cp1252")
 
@@ -99,7 +99,7 @@ def test_size_cap_from_declared_length(server):
 
 
 def test_timeout(server):
-    with pytest.raises(FetchError, match=r"timed out after 0\.2 s"):
+    with pytest.raises(FetchTimeout, match=r"timed out after 0\.2 s"):
         fetch(f"{server}/slow", timeout=0.2)
 
 

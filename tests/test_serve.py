@@ -19,9 +19,10 @@ from conftest import page_server
 pytest.importorskip("starlette", reason="thresher[serve] is not installed: service tests skipped")
 uvicorn = pytest.importorskip("uvicorn", reason="thresher[serve] is not installed: service tests skipped")
 
+from thresher.batch.fetch import FetchError, FetchTimeout  # noqa: E402
 from thresher.cli.main import main  # noqa: E402
 from thresher.service.addresses import AddressPolicy, is_public  # noqa: E402
-from thresher.service.app import create_app  # noqa: E402
+from thresher.service.app import create_app, fetch_problem  # noqa: E402
 from thresher.service.config import ServiceConfig  # noqa: E402
 from thresher.service.requests import Problem, Switches  # noqa: E402
 
@@ -437,3 +438,12 @@ def test_thresher_serve_command_serves():
     finally:
         process.terminate()
         process.wait(30)
+
+
+def test_a_failed_fetch_is_refused_by_its_kind_not_its_message():
+    """A fetch past its time limit is a 504 whatever its message says; any other fetch failure
+    is a 502 that carries the upstream status when there was one."""
+    late = fetch_problem(FetchTimeout("https://example.org/: no answer", transient=True))
+    assert (late.status, late.code) == (504, "fetch_timeout")
+    worded = fetch_problem(FetchError("https://example.org/timed out: HTTP 500", status=500, transient=True))
+    assert (worded.status, worded.code, worded.extra) == (502, "fetch_failed", {"upstream_status": 500})

@@ -44,6 +44,10 @@ class FetchError(ThresherError):
         self.status, self.transient = status, transient
 
 
+class FetchTimeout(FetchError):
+    """The request took longer than its ``timeout`` (always ``transient``)."""
+
+
 @dataclass(frozen=True)
 class Fetched:
     url: str  # the final URL, after redirects
@@ -126,8 +130,8 @@ def _shut_down(sock: socket.socket) -> None:
         sock.shutdown(socket.SHUT_RDWR)
 
 
-def _timed_out(url: str, timeout: float) -> FetchError:
-    return FetchError(f"{url}: timed out after {timeout:g} s", transient=True)
+def _timed_out(url: str, timeout: float) -> FetchTimeout:
+    return FetchTimeout(f"{url}: timed out after {timeout:g} s", transient=True)
 
 
 def _within(timeout: float, job: Callable[[], Fetched], on_timeout: Callable[[], FetchError]) -> Fetched:

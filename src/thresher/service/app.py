@@ -24,7 +24,7 @@ from starlette.routing import Route
 from .. import algorithms
 from .._version import __version__
 from ..api import preload
-from ..batch.fetch import FetchError, is_url
+from ..batch.fetch import FetchError, FetchTimeout, is_url
 from ..errors import InputError, ThresherError
 from ..options import Options, options_from
 from .addresses import AddressNotAllowed, AddressPolicy, fetch_allowed
@@ -130,9 +130,9 @@ def fetch_problem(exc: BaseException) -> Problem:
         return exc
     if isinstance(exc, AddressNotAllowed):
         return Problem(403, "address_not_allowed", str(exc))
+    if isinstance(exc, FetchTimeout):
+        return Problem(504, "fetch_timeout", str(exc))
     if isinstance(exc, FetchError):
-        if "timed out" in str(exc):
-            return Problem(504, "fetch_timeout", str(exc))
         extra = {"upstream_status": exc.status} if exc.status is not None else {}
         return Problem(502, "fetch_failed", str(exc), **extra)
     if isinstance(exc, Exception):
