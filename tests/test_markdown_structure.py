@@ -118,6 +118,58 @@ def test_a_link_list_between_kept_paragraphs_is_not_kept():
     assert md(page, labels=[True, False, False, True]) == "Some text here.\n\nMore text."
 
 
+REFERENCES = ("<h2>References</h2><ol>" + "".join(
+    f'<li>Author {i} (2001). <a href="/paper/{i}">Paper {i}</a>. Journal of Things, volume {i}.</li>'
+    for i in range(1, 8)) + "</ol><p>Last updated in May.</p>")
+
+
+def test_a_long_list_part_of_which_is_kept_between_kept_blocks_is_kept_whole():
+    # the algorithm took the heading, the first two references and what follows the list
+    labels = [True, True, True] + [False] * 5 + [True]
+    assert md(REFERENCES, labels=labels) == "## References\n\n" + "\n".join(
+        f"{i}. Author {i} (2001). [Paper {i}](https://example.com/paper/{i}). Journal of Things, volume {i}."
+        for i in range(1, 8)) + "\n\nLast updated in May."
+
+
+def test_a_long_list_nothing_of_which_is_kept_stays_dropped():
+    labels = [True] + [False] * 7 + [True]
+    assert md(REFERENCES, labels=labels) == "## References\n\nLast updated in May."
+
+
+def test_a_partly_kept_list_not_between_kept_blocks_stays_as_labelled():
+    labels = [True, True, True] + [False] * 6
+    assert md(REFERENCES, labels=labels).count("Author") == 2
+
+
+def test_a_partly_kept_list_of_links_out_of_the_page_is_not_completed():
+    page = ("<p>You might also like:</p><ul>" + "".join(f'<li><a href="/post/{i}">Post number {i}</a></li>'
+                                                        for i in range(6)) + "</ul><p>Thanks for reading.</p>")
+    labels = [True, True] + [False] * 5 + [True]
+    assert md(page, labels=labels) == \
+        "You might also like:\n\n- [Post number 0](https://example.com/post/0)\n\nThanks for reading."
+
+
+def test_a_partly_kept_table_of_contents_is_kept_whole():
+    names = ["Origins", "Early years", "Growth", "Decline", "Legacy", "Sources"]
+    page = ("<p>Contents</p><ul>" + "".join(f'<li><a href="#s{i}">{name}</a></li>' for i, name in enumerate(names))
+            + "</ul><p>It began in a shed.</p>")
+    labels = [True, False, True, False, False, True, False, True]
+    assert md(page, labels=labels) == "Contents\n\n" + "\n".join(
+        f"- [{name}](https://example.com/news/story.html#s{i})" for i, name in enumerate(names)) + \
+        "\n\nIt began in a shed."
+
+
+def test_completing_a_list_adds_dropped_items_but_not_blocks_dropped_inside_kept_items():
+    items = "".join(f"<li><figure><figcaption>Credit Photographer {i}</figcaption></figure>"
+                    f"<p>Story {i} is about the river and the town beside it.</p></li>" for i in range(5))
+    page = f"<p>The week in review.</p><ul>{items}</ul><p>See you next week.</p>"
+    # a caption and a story per item: the stories of items 0 and 1 kept, items 2 to 4 dropped whole
+    labels = [True, False, True, False, True, False, False, False, False, False, False, True]
+    out = md(page, labels=labels)
+    assert [f"Story {i}" in out for i in range(5)] == [True] * 5
+    assert [f"Photographer {i}" in out for i in range(5)] == [False, False, True, True, True]
+
+
 def test_a_self_anchor_heading_that_opens_kept_content_is_kept():
     page = '<h2><a href="#history">History</a></h2><p>It began in a shed.</p>'
     assert md(page, labels=[False, True]) == "## [History](https://example.com/news/story.html#history)\n\n" \
