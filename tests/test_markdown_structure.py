@@ -192,6 +192,35 @@ def test_table_with_links_spans_breaks_pipes_code_and_images():
                         "|  | 3 | ![Cell](https://example.com/c.png) |")
 
 
+def test_a_table_nested_in_a_data_tables_cell_is_flattened_into_that_cell():
+    page = ("<p>Before the table.</p><table><tr><th>Name</th><th>Detail</th></tr>"
+            "<tr><td>A</td><td>Sizes<table><tr><td>x</td><td>y</td></tr><tr><td>z</td><td>w</td></tr></table></td></tr>"
+            "<tr><td>B</td><td>C</td></tr></table><p>After the table.</p>")
+    assert md(page) == ("Before the table.\n\n| Name | Detail |\n|---|---|\n| A | Sizes<br>x \\| y<br>z \\| w |\n"
+                        "| B | C |\n\nAfter the table.")
+
+
+def test_a_pre_in_a_later_cell_of_a_table_not_written_whole_stays_in_its_cell():
+    # mostly links: not a data table, so its cells are written as kept, not whole
+    page = ('<table><tr><td><a href="/one">First entry</a></td><td><a href="/two">Second entry</a></td></tr>'
+            "<tr><td><pre>x = 1\ny = 2</pre></td><td>z</td></tr></table>")
+    assert md(page) == ("| [First entry](https://example.com/one) | [Second entry](https://example.com/two) |\n"
+                        "|---|---|\n| `x = 1`<br>`y = 2` | z |")
+
+
+def test_a_data_table_inside_a_layout_table_stays_a_table():
+    page = ("<table><tr><td><p>The layout column holds the article and its table.</p>"
+            "<table><tr><th>k</th><th>v</th></tr><tr><td>1</td><td>2</td></tr></table></td></tr></table>")
+    assert md(page) == "The layout column holds the article and its table.\n\n| k | v |\n|---|---|\n| 1 | 2 |"
+
+
+def test_tables_set_side_by_side_in_a_layout_table_stay_tables():
+    page = ("<table><tr><td><table><tr><th>Name</th><th>Count</th></tr><tr><td>Ann</td><td>3</td></tr></table></td>"
+            "<td><table><tr><th>Name</th><th>Lines</th></tr><tr><td>Bob</td><td>40</td></tr></table></td></tr></table>")
+    assert md(page) == ("| Name | Count |\n|---|---|\n| Ann | 3 |\n\n"
+                        "| Name | Lines |\n|---|---|\n| Bob | 40 |")
+
+
 def test_a_one_cell_table_is_a_box_not_a_table():
     page = '<p>Code:</p><table><tr><td><pre class="javascript">f();\ng();</pre></td></tr></table>'
     assert md(page) == "Code:\n\n```\nf();\ng();\n```"
