@@ -13,32 +13,38 @@ WORDS = st.text(alphabet=st.sampled_from("ab |*_`~#>-1.[]()\\<!"), min_size=1, m
 
 
 @st.composite
-def cells(draw) -> tuple[str, bool]:
-    """A cell's HTML, and whether it has text."""
-    text = draw(WORDS)
-    kind = draw(st.sampled_from(["plain", "b", "a", "br", "pre", "img"]))
+def cells(draw, nested: bool) -> tuple[bool, str]:
+    """Whether a cell has text of its own, and its HTML; ``nested``: it may hold a table."""
+    text, other = draw(WORDS), draw(WORDS)
+    kind = draw(st.sampled_from(["plain", "b", "a", "br", "pre", "img"] + (["table"] if nested else [])))
     html = {"plain": text, "b": f"<b>{text}</b>", "a": f'<a href="/x?{text}">{text}</a>',
-            "br": f"{text}<br>{text}", "pre": f"<pre>{text}\n{text}</pre>", "img": f'<img src="/i.png" alt="{text}">'}
-    return bool(text.strip()) and kind != "img", html[kind]
+            "br": f"{text}<br>{text}", "pre": f"<pre>{text}\n{text}</pre>", "img": f'<img src="/i.png" alt="{text}">',
+            "table": f"<table><tr><td>{text}</td><td>{other}</td></tr></table>"}
+    return bool(text.strip()) and kind not in ("img", "table"), html[kind]
 
 
 @st.composite
-def tables(draw) -> tuple[str, bool]:
-    """A table's HTML, and whether it is written as a table: it has text and two cells or more."""
+def tables(draw) -> tuple[str, int]:
+    """A table's HTML, and how many tables it is written as: one when it has text and two cells
+    or more (a table of one cell is a box around its content, not a table); a table in a cell of
+    a table with text in two cells of its own is written inside that cell."""
     rows = draw(st.integers(1, 4))
     width = draw(st.integers(1, 4))
     out, has_text = [], False
+    may_nest = draw(st.booleans())
     for r in range(rows):
         tag = "th" if r == 0 and draw(st.booleans()) else "td"
         span = ' colspan="2"' if draw(st.booleans()) and width > 1 else ""
         row = []
         for c in range(width):
-            text, cell = draw(cells())
+            text, cell = draw(cells(may_nest))
             has_text = has_text or text
             row.append(f"<{tag}{span if c == 0 else ''}>{cell}</{tag}>")
         out.append("<tr>" + "".join(row) + "</tr>")
-    # a table of one cell is a box around its content, not a table
-    return "<table>" + "".join(out) + "</table>", has_text and rows * width >= 2
+    if may_nest:  # text in two cells of its own: a data table, whose cells hold the tables inside
+        out.insert(0, "<tr><th>Key</th><th>Value</th></tr>")
+        return "<table>" + "".join(out) + "</table>", 1
+    return "<table>" + "".join(out) + "</table>", int(has_text and rows * width >= 2)
 
 
 @st.composite
@@ -47,9 +53,9 @@ def pages(draw) -> tuple[str, int]:
     for _ in range(draw(st.integers(1, 5))):
         kind = draw(st.sampled_from(["p", "table", "list", "quote", "h2"]))
         if kind == "table":
-            table, has_text = draw(tables())
+            table, written = draw(tables())
             parts.append(table)
-            count += has_text
+            count += written
         elif kind == "list":
             parts.append("<ul>" + "".join(f"<li>{draw(WORDS)}</li>" for _ in range(draw(st.integers(1, 3)))) + "</ul>")
         elif kind == "quote":

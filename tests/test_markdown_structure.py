@@ -118,6 +118,58 @@ def test_a_link_list_between_kept_paragraphs_is_not_kept():
     assert md(page, labels=[True, False, False, True]) == "Some text here.\n\nMore text."
 
 
+REFERENCES = ("<h2>References</h2><ol>" + "".join(
+    f'<li>Author {i} (2001). <a href="/paper/{i}">Paper {i}</a>. Journal of Things, volume {i}.</li>'
+    for i in range(1, 8)) + "</ol><p>Last updated in May.</p>")
+
+
+def test_a_long_list_part_of_which_is_kept_between_kept_blocks_is_kept_whole():
+    # the algorithm took the heading, the first two references and what follows the list
+    labels = [True, True, True] + [False] * 5 + [True]
+    assert md(REFERENCES, labels=labels) == "## References\n\n" + "\n".join(
+        f"{i}. Author {i} (2001). [Paper {i}](https://example.com/paper/{i}). Journal of Things, volume {i}."
+        for i in range(1, 8)) + "\n\nLast updated in May."
+
+
+def test_a_long_list_nothing_of_which_is_kept_stays_dropped():
+    labels = [True] + [False] * 7 + [True]
+    assert md(REFERENCES, labels=labels) == "## References\n\nLast updated in May."
+
+
+def test_a_partly_kept_list_not_between_kept_blocks_stays_as_labelled():
+    labels = [True, True, True] + [False] * 6
+    assert md(REFERENCES, labels=labels).count("Author") == 2
+
+
+def test_a_partly_kept_list_of_links_out_of_the_page_is_not_completed():
+    page = ("<p>You might also like:</p><ul>" + "".join(f'<li><a href="/post/{i}">Post number {i}</a></li>'
+                                                        for i in range(6)) + "</ul><p>Thanks for reading.</p>")
+    labels = [True, True] + [False] * 5 + [True]
+    assert md(page, labels=labels) == \
+        "You might also like:\n\n- [Post number 0](https://example.com/post/0)\n\nThanks for reading."
+
+
+def test_a_partly_kept_table_of_contents_is_kept_whole():
+    names = ["Origins", "Early years", "Growth", "Decline", "Legacy", "Sources"]
+    page = ("<p>Contents</p><ul>" + "".join(f'<li><a href="#s{i}">{name}</a></li>' for i, name in enumerate(names))
+            + "</ul><p>It began in a shed.</p>")
+    labels = [True, False, True, False, False, True, False, True]
+    assert md(page, labels=labels) == "Contents\n\n" + "\n".join(
+        f"- [{name}](https://example.com/news/story.html#s{i})" for i, name in enumerate(names)) + \
+        "\n\nIt began in a shed."
+
+
+def test_completing_a_list_adds_dropped_items_but_not_blocks_dropped_inside_kept_items():
+    items = "".join(f"<li><figure><figcaption>Credit Photographer {i}</figcaption></figure>"
+                    f"<p>Story {i} is about the river and the town beside it.</p></li>" for i in range(5))
+    page = f"<p>The week in review.</p><ul>{items}</ul><p>See you next week.</p>"
+    # a caption and a story per item: the stories of items 0 and 1 kept, items 2 to 4 dropped whole
+    labels = [True, False, True, False, True, False, False, False, False, False, False, True]
+    out = md(page, labels=labels)
+    assert [f"Story {i}" in out for i in range(5)] == [True] * 5
+    assert [f"Photographer {i}" in out for i in range(5)] == [False, False, True, True, True]
+
+
 def test_a_self_anchor_heading_that_opens_kept_content_is_kept():
     page = '<h2><a href="#history">History</a></h2><p>It began in a shed.</p>'
     assert md(page, labels=[False, True]) == "## [History](https://example.com/news/story.html#history)\n\n" \
@@ -138,6 +190,35 @@ def test_table_with_links_spans_breaks_pipes_code_and_images():
                         "|---|---|---|\n"
                         "| [A\\|B](https://example.com/a) | 1<br>2 | `x = 1`<br>`y = 2` |\n"
                         "|  | 3 | ![Cell](https://example.com/c.png) |")
+
+
+def test_a_table_nested_in_a_data_tables_cell_is_flattened_into_that_cell():
+    page = ("<p>Before the table.</p><table><tr><th>Name</th><th>Detail</th></tr>"
+            "<tr><td>A</td><td>Sizes<table><tr><td>x</td><td>y</td></tr><tr><td>z</td><td>w</td></tr></table></td></tr>"
+            "<tr><td>B</td><td>C</td></tr></table><p>After the table.</p>")
+    assert md(page) == ("Before the table.\n\n| Name | Detail |\n|---|---|\n| A | Sizes<br>x \\| y<br>z \\| w |\n"
+                        "| B | C |\n\nAfter the table.")
+
+
+def test_a_pre_in_a_later_cell_of_a_table_not_written_whole_stays_in_its_cell():
+    # mostly links: not a data table, so its cells are written as kept, not whole
+    page = ('<table><tr><td><a href="/one">First entry</a></td><td><a href="/two">Second entry</a></td></tr>'
+            "<tr><td><pre>x = 1\ny = 2</pre></td><td>z</td></tr></table>")
+    assert md(page) == ("| [First entry](https://example.com/one) | [Second entry](https://example.com/two) |\n"
+                        "|---|---|\n| `x = 1`<br>`y = 2` | z |")
+
+
+def test_a_data_table_inside_a_layout_table_stays_a_table():
+    page = ("<table><tr><td><p>The layout column holds the article and its table.</p>"
+            "<table><tr><th>k</th><th>v</th></tr><tr><td>1</td><td>2</td></tr></table></td></tr></table>")
+    assert md(page) == "The layout column holds the article and its table.\n\n| k | v |\n|---|---|\n| 1 | 2 |"
+
+
+def test_tables_set_side_by_side_in_a_layout_table_stay_tables():
+    page = ("<table><tr><td><table><tr><th>Name</th><th>Count</th></tr><tr><td>Ann</td><td>3</td></tr></table></td>"
+            "<td><table><tr><th>Name</th><th>Lines</th></tr><tr><td>Bob</td><td>40</td></tr></table></td></tr></table>")
+    assert md(page) == ("| Name | Count |\n|---|---|\n| Ann | 3 |\n\n"
+                        "| Name | Lines |\n|---|---|\n| Bob | 40 |")
 
 
 def test_a_one_cell_table_is_a_box_not_a_table():

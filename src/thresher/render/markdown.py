@@ -46,6 +46,7 @@ from .common import (
     is_code,
     layout,
     list_chain,
+    nearest,
     quote_depth,
     safe_url,
     subtree_end,
@@ -55,7 +56,7 @@ from .common import (
 )
 from .extraction import Extraction
 from .formulas import Formulas, formula_markdown
-from .selection import has_cells, select, title_heading_needed
+from .selection import SelectionParams, has_cells, select, title_heading_needed
 
 _INLINE_SPECIAL = re.compile(r"([\\`*\[\]]|~~)|(?<!\w)_|_(?!\w)|<(?=[A-Za-z/!?])")
 _LINE_START = re.compile(r"^(\s*)(#{1,6}|[>+-]|\d+)([.)]?)(?=\s|$)", re.M)
@@ -450,22 +451,98 @@ def pipe_table(rows: Sequence[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool) -> str:
-    """Consecutive cell blocks of one table as a markdown table."""
+class Nesting(NamedTuple):
+    """Tables inside the cells of other tables, flattened into those cells."""
+
+    grid: dict[int, int]  # nested table -> the table whose grid its cells are written in
+    cell: dict[int, tuple[int, int]]  # nested table -> (row, cell) of that grid table holding it
+    cells: Sequence[int] = ()  # per element, its nearest td/th (-1: none); empty without tables
+
+
+NO_NESTING = Nesting({}, {})
+
+
+def nesting(doc: Document, lay: Layout, max_chars: int = SelectionParams().table_max_cell_chars) -> Nesting:
+    """The tables held in a cell of a table with text in two cells or more of its own, short ones
+    (each of its blocks, nested tables' included, at most ``max_chars``): a data table, not a
+    layout table holding an article, a one-cell box, or tables set side by side. Their cells
+    are written inside the holding cell, since a GFM table cannot hold a table. Linear: each
+    table's longest block is gathered bottom-up over the tables in reverse document order."""
+    tags, parents = doc.elements.tags, doc.elements.parents
+    if "table" not in tags:
+        return NO_NESTING
+    tables = [i for i, tag in enumerate(tags) if tag == "table"]
+    outer = {t: above(doc, lay.table, t) for t in tables}
+    cells = nearest(doc, _CELL_TAGS)
+    if all(o < 0 for o in outer.values()):
+        return Nesting({}, {}, cells)
+    longest = dict.fromkeys(tables, 0)
+    texts = dict.fromkeys(tables, 0)  # cells with text of the table's own
+    for block in doc.blocks:
+        t = lay.table[block.element]
+        if t >= 0:
+            longest[t] = max(longest[t], block.char_count)
+            texts[t] += is_cell(block)
+    for t in reversed(tables):
+        if outer[t] >= 0:
+            longest[outer[t]] = max(longest[outer[t]], longest[t])
+    grid: dict[int, int] = {}
+    cell: dict[int, tuple[int, int]] = {}
+    for t in tables:  # document order: a table's holder is settled before it
+        holder = outer[t]
+        if holder < 0 or longest[holder] > max_chars or texts[holder] < 2:
+            continue  # a box, or a layout of tables side by side: what it holds is written as it is
+        current = parents[t]  # up to the holder's cell: a walk inside the holder, not to the root
+        while current > holder and not (tags[current] in _CELL_TAGS and lay.table[current] == holder):
+            current = parents[current]
+        if current <= holder or lay.row[current] < 0:
+            continue
+        root = grid.get(holder, holder)
+        grid[t] = root
+        cell[t] = cell.get(holder, (lay.row[current], current))
+    return Nesting(grid, cell, cells)
+
+
+_CELL_TAGS = frozenset({"td", "th"})
+
+
+def _in_cell(lay: Layout, nested: Nesting, block: Block, owner: int) -> bool:
+    """``block`` is written in a cell of table ``owner``: a cell's text, or a line of a ``pre``
+    in a cell, of ``owner`` or of a table flattened into it."""
+    table_of = lay.table[block.element]
+    if nested.grid.get(table_of, table_of) != owner:
+        return False
+    if is_cell(block):
+        return True
+    cell = nested.cells[block.element] if nested.cells else -1
+    return is_code(lay, block) and cell >= 0 and lay.table[cell] == table_of
+
+
+def table(doc: Document, lay: Layout, cells: Sequence[Block], links: bool, nested: Nesting = NO_NESTING) -> str:
+    """Consecutive cell blocks of one table as a markdown table; the cells of a table nested in
+    one of its cells (:func:`nesting`) inside that cell, a nested row a line (``<br>``) and its
+    cells apart by an escaped pipe."""
     rows: list[list[str]] = []
     current_row = None
     current_cell = None
+    inner_row = -1
     for block in cells:
-        row = lay.row[block.element]
+        table_of = lay.table[block.element]
+        own = nested.cells[block.element] if nested.cells and not is_cell(block) else block.element
+        row, cell = nested.cell.get(table_of, (lay.row[block.element], own))
         if not rows or row != current_row or row < 0:
             rows.append([])
             current_row, current_cell = row, None
         text = _cell_text(doc, lay, block, links)
-        if block.element == current_cell and rows[-1]:
-            rows[-1][-1] += "<br>" + text  # a cell split by <br><br>
+        if cell == current_cell and rows[-1]:
+            if table_of in nested.cell and lay.row[block.element] == inner_row:
+                rows[-1][-1] += " \\| " + text  # the next cell of a nested row
+            else:
+                rows[-1][-1] += "<br>" + text  # a cell split by <br><br>, or a nested row
         else:
             rows[-1].append(text)
-        current_cell = block.element
+        current_cell = cell
+        inner_row = lay.row[block.element] if table_of in nested.cell else -1
     return pipe_table(rows)
 
 
@@ -473,11 +550,12 @@ def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset
             images: ImagePlacement = NO_IMAGES) -> list[Chunk]:
     lay = layout(doc)._replace(formulas=Formulas.of(doc))
     lists = Lists(doc, lay)
+    nested = nesting(doc, lay)
     item_seen: set[int] = set()
     out: list[Chunk] = []
     i = 0
     while i < len(kept):
-        chunk, j = _run_chunk(doc, lay, kept, i, links, tables, item_seen, lists, images is not NO_IMAGES)
+        chunk, j = _run_chunk(doc, lay, kept, i, links, tables, item_seen, lists, images is not NO_IMAGES, nested)
         head, tail = images.around(kept[i:j])
         whole = lay.table[kept[i].element]
         if whole in tables:  # the table's own images are in its cells
@@ -490,23 +568,25 @@ def _chunks(doc: Document, kept: Sequence[Block], links: bool, tables: frozenset
 
 
 def _run_chunk(doc: Document, lay: Layout, kept: Sequence[Block], i: int, links: bool, tables: frozenset[int],
-               item_seen: set[int], lists: Lists, images: bool) -> tuple[Chunk, int]:
+               item_seen: set[int], lists: Lists, images: bool,
+               nested: Nesting = NO_NESTING) -> tuple[Chunk, int]:
     """The chunk of the run of blocks starting at ``kept[i]`` and the run's end (exclusive): a
     whole table, consecutive cells of one table, the lines of one ``pre``, or a block."""
     block = kept[i]
     whole = lay.table[block.element]
-    if whole in tables:
+    if whole in tables and whole not in nested.grid:  # a table nested in a cell is written in the cell
         end, j = doc.elements.end_blocks[whole], i
         while j < len(kept) and kept[j].index < end:
             j += 1
         return Chunk(_quote(whole_table(doc, lay, whole, links, images), quote_depth(doc, lay, block.element)),
                      quote=_outer_quote(doc, lay, block.element)), j
     owner = lay.table[block.element]
+    owner = nested.grid.get(owner, owner)
     if is_cell(block) and (owner < 0 or has_cells(doc, lay.table, owner, 2)):  # one cell: a box, no table
         j = i + 1
-        while j < len(kept) and is_cell(kept[j]) and lay.table[kept[j].element] == lay.table[block.element]:
+        while j < len(kept) and _in_cell(lay, nested, kept[j], owner):  # a pre in a later cell too
             j += 1
-        return Chunk(_quote(table(doc, lay, kept[i:j], links), quote_depth(doc, lay, block.element)),
+        return Chunk(_quote(table(doc, lay, kept[i:j], links, nested), quote_depth(doc, lay, block.element)),
                      quote=_outer_quote(doc, lay, block.element)), j
     if is_code(lay, block):
         j = code_run_end(lay.pre, kept, i)

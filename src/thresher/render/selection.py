@@ -5,8 +5,9 @@ of its own, which this module corrects for every output format:
 
 * **whole tables**: when most blocks of a data table (:func:`is_data_table`)
   are kept, every block of it is, so rows keep all their cells and labels;
-* **short lists**: a short list between two kept blocks, not navigation, is kept whole
-  (:func:`short_lists`);
+* **whole lists**: a list between two kept blocks is kept whole when it is short and not
+  navigation, or when part of it is kept and it is not navigation or its links all point
+  into the page (a table of contents) (:func:`whole_lists`);
 * **section headings**: a self-anchored heading whose section's first block is kept
   is kept (:func:`opening_headings`), and so is a ``<summary>`` whose ``<details>`` content
   is (:func:`summaries`);
@@ -57,9 +58,11 @@ class SelectionParams:
     # A table is completed when at least this share of its blocks is kept: the algorithm dropped
     # a few cells of a table it took, rather than took a few cells of a table it rejected.
     table_min_kept_share: float = 0.5
-    # A list of at most this many blocks between two kept blocks is content (an enumeration) ...
+    # A list of at most this many blocks between two kept blocks is content (an enumeration), and
+    # so is a longer one part of which is kept ...
     short_list_max_blocks: int = 4
-    # ... unless more than this share of its characters are links (menus and link lists).
+    # ... unless more than this share of its characters are links (menus and link lists), and
+    # for a list part of which is kept, those links lead out of the page.
     list_max_link_density: float = 0.5
     # A dropped heading that opens kept content is kept when at least this share of it is links
     # into the page (a self-anchor, dropped for its links).
@@ -81,7 +84,7 @@ def select(result: Extraction, params: SelectionParams = SelectionParams()) -> S
     for table in tables:
         for index in doc.element_blocks(table):
             keep[index] = True
-    for index in short_lists(doc, keep, params):
+    for index in whole_lists(doc, keep, params):
         keep[index] = True
     for index in opening_headings(doc, keep, params):
         keep[index] = True
@@ -132,29 +135,51 @@ def navigation_only(blocks: Sequence[Block], params: SelectionParams = Selection
 # -- whole lists
 
 _LISTS = frozenset({"ul", "ol"})
+_ITEMS = frozenset({"li"})
 
 
-def short_lists(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> list[int]:
-    """The dropped blocks of short lists in content: an outermost ``ul``/``ol`` of at most
-    ``short_list_max_blocks`` blocks whose neighbouring blocks (before and after) are both
-    kept, and whose text is not mostly links (``list_max_link_density``): an enumeration
-    inside the article, not a menu."""
+def whole_lists(doc: Document, keep: Sequence[bool], params: SelectionParams = SelectionParams()) -> list[int]:
+    """The dropped blocks of lists in content, each kept whole: an outermost ``ul``/``ol``
+    whose neighbouring blocks (before and after) are both kept, not all of whose blocks are, and
+
+    * of at most ``short_list_max_blocks`` blocks whose text is not mostly links
+      (``list_max_link_density``): an enumeration inside the article, not a menu; or
+    * of any length, with a kept block, whose text is not mostly links or whose links all point
+      into the page (:func:`links_into_page`, a table of contents): the algorithm took part of a
+      list inside the content (a long reference list whose later items it dropped one by one),
+      and a list is one unit.
+
+    A list of links out of the page ("Related", "You might also like") is not completed."""
     columns = doc.elements
     if "li" not in columns.tags:
         return []
     out: list[int] = []
     n = len(keep)
-    lists = nearest(doc, _LISTS)
+    lists, items = nearest(doc, _LISTS), nearest(doc, _ITEMS)
     for element, tag in enumerate(columns.tags):
         parent = columns.parents[element]
         if tag not in _LISTS or (parent >= 0 and lists[parent] >= 0):  # outermost lists only: disjoint
             continue
         first, end = columns.first_blocks[element], columns.end_blocks[element]
-        if (first < end <= first + params.short_list_max_blocks and first > 0 and end < n
-                and keep[first - 1] and keep[end] and not all(keep[first:end])
-                and _link_share(doc.blocks[first:end]) <= params.list_max_link_density):
+        if not (first < end and first > 0 and end < n and keep[first - 1] and keep[end]):
+            continue
+        kept = sum(keep[first:end])
+        if kept == end - first:
+            continue
+        links = _link_share(doc.blocks[first:end]) > params.list_max_link_density
+        if end - first <= params.short_list_max_blocks and not links:
             out.extend(i for i in range(first, end) if not keep[i])
+        elif kept and (not links or links_into_page(doc, element)):
+            out.extend(_dropped_items(doc, keep, items, first, end))
     return out
+
+
+def _dropped_items(doc: Document, keep: Sequence[bool], items: Sequence[int], first: int, end: int) -> list[int]:
+    """The blocks of ``first:end`` whose list item (``items``: each element's nearest ``li``)
+    has no kept block: the items the algorithm dropped whole. Inside an item it kept, its
+    choices stand (a teaser's photo credit stays out)."""
+    taken = {items[doc.blocks[i].element] for i in range(first, end) if keep[i]}
+    return [i for i in range(first, end) if not keep[i] and items[doc.blocks[i].element] not in taken]
 
 
 def _link_share(blocks: Sequence[Block]) -> float:
@@ -182,9 +207,15 @@ def summaries(doc: Document, keep: Sequence[bool]) -> list[int]:
 def is_self_anchored(doc: Document, block: Block) -> bool:
     """Every link in ``block`` points into the page itself (``href="#..."``): a section's
     self-anchor, not a teaser's link to another page."""
+    return links_into_page(doc, block.element)
+
+
+def links_into_page(doc: Document, element: int) -> bool:
+    """``element`` holds a link and every link in it points into the page itself
+    (``href="#..."``)."""
     columns = doc.elements
     found = False
-    for i in range(block.element, subtree_end(doc, block.element)):
+    for i in range(element, subtree_end(doc, element)):
         if columns.tags[i] == "a":
             href = (columns.attrs[i].get("href") or "").strip()
             if not href.startswith("#"):
