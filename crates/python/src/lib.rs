@@ -29,6 +29,7 @@ mod budget;
 mod learned;
 mod models;
 mod page;
+mod select;
 
 use models::{SequenceNet, Trees};
 use page::{CommentWords, Page, StopWords, TreeFactsParams, Vocabulary};
@@ -482,6 +483,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;
     module.add_class::<CommentWords>()?;
+    module.add_class::<select::Selectors>()?;
     module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
     module.add("BLOCK_TAG_ONE_HOT", context::BLOCK_TAG_ONE_HOT.to_vec())?;
     module.add("NEIGHBOUR_COLUMNS", neighbours::NEIGHBOUR_COLUMNS.to_vec())?;

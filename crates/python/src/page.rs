@@ -19,6 +19,7 @@ use thresher_core::hash::HashSet;
 use thresher_core::learned::{Decoding, PageInput, ScoreParams};
 
 use crate::learned::{LearnedModel, Scores};
+use crate::select::Selectors;
 
 /// A sparse token matrix: the token columns, and each block's offset into them.
 type Bags<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
@@ -186,6 +187,18 @@ impl Page {
             self.doc.keep_blocks(keep),
             self.attributes,
         ))
+    }
+
+    /// Per block: it lies inside an element that matches one of ``selectors`` (a bool array).
+    fn pruned_blocks<'py>(
+        &self,
+        py: Python<'py>,
+        selectors: &Selectors,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let pruned = detach(py, || {
+            selectors.selectors.pruned_blocks(&self.dom, &self.doc)
+        })?;
+        Ok(PyArray1::from_vec(py, pruned))
     }
 
     /// Per element: it or an ancestor names a comment section (a bool array).
