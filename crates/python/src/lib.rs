@@ -469,12 +469,10 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(budget::enter_budget, module)?)?;
     module.add_function(wrap_pyfunction!(budget::leave_budget, module)?)?;
     module.add_function(wrap_pyfunction!(budget::check_budget, module)?)?;
-    module.add_function(wrap_pyfunction!(budget::budget_left, module)?)?;
     module.add_class::<Trees>()?;
     module.add_class::<Page>()?;
     module.add_class::<learned::LearnedModel>()?;
     module.add_class::<learned::Scores>()?;
-    module.add_function(wrap_pyfunction!(learned::expected_f1_cut, module)?)?;
     module.add_function(wrap_pyfunction!(learned::decide, module)?)?;
     module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
