@@ -9,6 +9,7 @@ from hypothesis import given, strategies as st
 import thresher
 from thresher.algorithms import flagship
 from thresher.document.blocks import build_document
+from thresher.document.parse import ParseLimits
 from thresher.errors import OptionError
 from thresher.filters import prune_document, pruned_blocks
 from thresher.options import Options
@@ -140,6 +141,18 @@ def test_element_indices_stay_right_past_skipped_elements():
     assert pruned_words("script + p", html) == ["One"]
     assert pruned_words("svg ~ p", html) == ["Three", "Four"]
     assert pruned_words("p:nth-of-type(2)", html) == ["Three"]  # the iframe's markup is its text
+
+
+def test_selectors_see_the_attributes_and_elements_the_parse_kept():
+    """Matching reads the DOM the parse limits made: attributes past ``max_attributes`` are not
+    there, and start tags past ``max_depth`` were dropped (their text kept in the parent)."""
+    html = "<body><p a=1 b=2 c=3>Kept attributes.</p><div><div><p class=deep>Deep text.</p></div></div></body>"
+    limited = build_document(html, limits=ParseLimits(max_attributes=2, max_depth=4))
+    full = build_document(html)
+    assert [b.text.split()[0] for b, d in zip(full.blocks, pruned_blocks(full, ["[c]", ".deep"])) if d] == \
+        ["Kept", "Deep"]
+    assert not pruned_blocks(limited, ["[c]", ".deep"]).any()
+    assert pruned_blocks(limited, ["[b]"]).tolist() == [True, False]
 
 
 def test_prune_keeps_the_labels_of_the_other_blocks():

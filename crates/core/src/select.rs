@@ -313,10 +313,7 @@ impl Selectors {
         for (i, &node) in doc.nodes.iter().enumerate() {
             crate::budget::check();
             // Elements are in pre-order: a parent's answer is known before its children's.
-            let parent = usize::try_from(doc.parents[i])
-                .ok()
-                .filter(|&p| p < i)
-                .is_some_and(|p| inside[p]);
+            let parent = parent_of(doc, i).is_some_and(|p| inside[p]);
             inside.push(parent || self.matches(dom, node, &mut caches));
         }
         inside
@@ -330,11 +327,7 @@ impl Selectors {
         let mut edges = vec![0i64; blocks + 1];
         let inside = self.inside_matches(dom, doc);
         for (i, &here) in inside.iter().enumerate() {
-            let parent_inside = usize::try_from(doc.parents[i])
-                .ok()
-                .filter(|&p| p < i)
-                .is_some_and(|p| inside[p]);
-            if !here || parent_inside {
+            if !here || parent_of(doc, i).is_some_and(|p| inside[p]) {
                 continue; // only the outermost match of a subtree counts its range
             }
             let clamp = |index: i64| usize::try_from(index).unwrap_or(0).min(blocks);
@@ -353,6 +346,11 @@ impl Selectors {
             })
             .collect()
     }
+}
+
+/// The parent element index of element `i` (elements are in pre-order: a parent comes first).
+fn parent_of(doc: &Document, i: usize) -> Option<usize> {
+    usize::try_from(doc.parents[i]).ok().filter(|&p| p < i)
 }
 
 /// An element of the arena DOM, as the `selectors` crate sees it.
