@@ -228,3 +228,20 @@ def test_a_selector_matching_nothing_changes_nothing(html, selector):
         return
     assert prune_document(doc, [selector]) is doc
     assert thresher.extract(html, params=KEEP_ALL, prune=selector) == thresher.extract(html, params=KEEP_ALL)
+
+
+SELECTOR_PIECES = st.sampled_from([*"abpdiv*#.[]()=~|^$+>:, '\"\\-n0123", ":not(", ":is(", ":has(", ":nth-child(",
+                                   ":where(", "::", " of ", "2n+1", ":root", ":empty", "@", "\x00", "é", "/*", "{",
+                                   ";", "&", " i]"])
+
+
+@given(st.lists(SELECTOR_PIECES, max_size=30).map("".join))
+def test_any_selector_text_prunes_or_is_an_option_error(text):
+    """Whatever the caller's text, pruning answers a mask or raises OptionError."""
+    doc = build_document(PAGE)
+    try:
+        drop = pruned_blocks(doc, [text])
+    except OptionError as error:
+        assert "bad CSS selector" in str(error)
+    else:
+        assert drop.shape == (len(doc.blocks),)

@@ -1,9 +1,10 @@
 //! The native page and the parameter objects its feature methods take.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use thresher_core::document::Document;
@@ -195,9 +196,14 @@ impl Page {
         py: Python<'py>,
         selectors: &Selectors,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        // As in `build_document`: a panic of the engine is a bug, never the caller's fault.
         let pruned = detach(py, || {
-            selectors.selectors.pruned_blocks(&self.dom, &self.doc)
-        })?;
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                selectors.selectors.pruned_blocks(&self.dom, &self.doc)
+            }))
+            .map_err(thresher_core::budget::forward_stop)
+        })?
+        .map_err(|_| PyRuntimeError::new_err("the selector engine failed on this page"))?;
         Ok(PyArray1::from_vec(py, pruned))
     }
 
