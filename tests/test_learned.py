@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import thresher
-from thresher import features as F
+from thresher import _core, features as F
 from thresher.algorithms import dragnet, flagship
 from thresher.document.blocks import Document, build_document
 from thresher.errors import ModelError
@@ -117,6 +117,14 @@ def test_a_model_file_can_choose_the_expected_f1_cut_and_params_override_it(tmp_
     assert kept_texts(plain, params=flagship.Params(decoding="expected_f1")) == prose
 
 
+def expected_f1_cut(p: np.ndarray, words: np.ndarray, allow_empty: bool = False, beta: float = 1.0) -> float:
+    """The cut of the core's expected-F1 decoding (``decide_page``'s rule) for these scores."""
+    _, cut = _core.decide(np.asarray(p, np.float64).tolist(), np.asarray(words, np.float64).tolist(),
+                          decoding="expected_f1", threshold=0.5, never_empty=True, fallback_ratio=0.5,
+                          allow_empty=allow_empty, beta=beta)
+    return cut
+
+
 def expected_f1(p: np.ndarray, words: np.ndarray, keep: np.ndarray) -> float:
     return 2 * float((p * words)[keep].sum()) / (float(words[keep].sum()) + float((p * words).sum()))
 
@@ -126,14 +134,14 @@ def test_expected_f1_cut_follows_the_page():
     # a long confident article and one doubtful 100-word block: the threshold 0.3 would keep it,
     # the cut does not (it would dilute the article more than it is likely to add)
     article = np.array([0.95] * 10 + [0.35])
-    assert flagship.expected_f1_cut(article, words) == 0.95
+    assert expected_f1_cut(article, words) == 0.95
     # a page of uncertain blocks only: keeping them all is the best bet
     uncertain = np.array([0.2, 0.25, 0.2])
-    assert flagship.expected_f1_cut(uncertain, np.full(3, 10.0)) == 0.2
+    assert expected_f1_cut(uncertain, np.full(3, 10.0)) == 0.2
     # the same doubtful block is kept beside a short confident one, not beside a long one
-    assert flagship.expected_f1_cut(np.array([0.9, 0.3]), np.array([10.0, 1000.0])) == 0.3
-    assert flagship.expected_f1_cut(np.array([0.9, 0.3]), np.array([1000.0, 10.0])) == 0.9
-    assert flagship.expected_f1_cut(np.zeros(0), np.zeros(0)) == 1.0
+    assert expected_f1_cut(np.array([0.9, 0.3]), np.array([10.0, 1000.0])) == 0.3
+    assert expected_f1_cut(np.array([0.9, 0.3]), np.array([1000.0, 10.0])) == 0.9
+    assert expected_f1_cut(np.zeros(0), np.zeros(0)) == 1.0
 
 
 @settings(max_examples=200, deadline=None)
@@ -141,7 +149,7 @@ def test_expected_f1_cut_follows_the_page():
 def test_expected_f1_cut_is_the_best_cut_and_never_empty(rows):
     p = np.array([r[0] for r in rows])
     words = np.array([r[1] for r in rows], float)
-    cut = flagship.expected_f1_cut(p, words)
+    cut = expected_f1_cut(p, words)
     assert cut in p and (p >= cut).any()
     best = max(expected_f1(p, words, p >= c) for c in p)
     assert expected_f1(p, words, p >= cut) == pytest.approx(best, abs=1e-9)
@@ -151,11 +159,11 @@ def test_expected_f1_cut_may_keep_nothing_only_when_asked():
     # three 10-word blocks, each content with chance 0.2-0.25: no block is content with chance
     # 0.8 * 0.75 * 0.8 = 0.48, more than keeping all of them is expected to score (0.356)
     uncertain, words = np.array([0.2, 0.25, 0.2]), np.full(3, 10.0)
-    assert flagship.expected_f1_cut(uncertain, words, allow_empty=True) == np.inf
-    assert flagship.expected_f1_cut(uncertain, words) == 0.2
+    assert expected_f1_cut(uncertain, words, allow_empty=True) == np.inf
+    assert expected_f1_cut(uncertain, words) == 0.2
     # one confident block makes an empty page unlikely (0.05 * 0.48)
     confident = np.array([0.95, 0.2, 0.25, 0.2])
-    assert flagship.expected_f1_cut(confident, np.full(4, 10.0), allow_empty=True) == 0.95
+    assert expected_f1_cut(confident, np.full(4, 10.0), allow_empty=True) == 0.95
 
 
 @settings(max_examples=200, deadline=None)
@@ -164,11 +172,11 @@ def test_expected_f1_cut_keeps_nothing_exactly_when_an_empty_page_is_likelier(ro
     p = np.array([r[0] for r in rows])
     words = np.array([r[1] for r in rows], float)
     best = max(expected_f1(p, words, p >= c) for c in p)
-    cut = flagship.expected_f1_cut(p, words, allow_empty=True)
+    cut = expected_f1_cut(p, words, allow_empty=True)
     if float(np.prod(1.0 - p)) > best + 1e-9:
         assert cut == np.inf
     elif float(np.prod(1.0 - p)) < best - 1e-9:
-        assert cut == flagship.expected_f1_cut(p, words)
+        assert cut == expected_f1_cut(p, words)
 
 
 def test_allow_empty_returns_nothing_for_a_page_of_doubtful_blocks(tmp_path):
@@ -488,10 +496,10 @@ def test_columns_select_by_name_and_name_what_is_missing():
 def test_expected_f_beta_cut_moves_with_beta():
     p = np.array([0.95, 0.8, 0.6, 0.4, 0.25, 0.1])
     words = np.full(6, 20.0)
-    default = flagship.expected_f1_cut(p, words)
-    assert flagship.expected_f1_cut(p, words, beta=1.0) == default
-    assert flagship.expected_f1_cut(p, words, beta=0.5) > default  # precision: a higher cut
-    assert flagship.expected_f1_cut(p, words, beta=2.0) < default  # recall: a lower cut
+    default = expected_f1_cut(p, words)
+    assert expected_f1_cut(p, words, beta=1.0) == default
+    assert expected_f1_cut(p, words, beta=0.5) > default  # precision: a higher cut
+    assert expected_f1_cut(p, words, beta=2.0) < default  # recall: a lower cut
 
 
 def test_beta_must_be_positive():

@@ -22,6 +22,14 @@ CONTENT = "the river flows under the old stone bridge and the river carries boat
 BOILER = "copyright all rights reserved privacy policy terms of use cookie settings contact us"
 
 
+def hash_reference(text: str) -> int:
+    """Per-character loop: the 64-bit hash the vectorised code computes for ``text``."""
+    h = ngram_model._OFFSET
+    for ch in text:
+        h = (h * ngram_model._PRIME + ord(ch) + 1) & ngram_model._MASK
+    return h
+
+
 def log_prob_reference(model, text: str, cls: int) -> float:
     """Per-character loop over dictionaries: the specification :func:`class_log_probs` vectorises."""
     lm = model.classes[cls]
@@ -33,7 +41,7 @@ def log_prob_reference(model, text: str, cls: int) -> float:
     for i, ch in enumerate(text):
         prob = 1.0 / model.alphabet_size
         for k in range(0, min(i, model.n - 1) + 1):
-            h = ngram_model.hash_string(text[i - k:i])
+            h = hash_reference(text[i - k:i])
             if h not in contexts:
                 break
             count_h, types_h = contexts[h]

@@ -337,8 +337,12 @@ def extract(
       ``language`` is) gives "".
     * ``deduplicate`` (False): drop blocks whose text was already kept (True: within this
       page; a :class:`~thresher.options.SeenTexts` shared by many calls: across a batch).
-    * ``prune`` (none): CSS selectors (a string or a sequence); the matching elements' blocks
-      are removed before classification (:mod:`thresher.document.selectors` has the syntax).
+    * ``prune`` (none): CSS selectors (a string or a sequence, each may be a comma-separated
+      list); the blocks inside matching elements are removed before classification. Any CSS
+      selector works (servo's ``selectors`` crate matches them on the page's DOM: combinators,
+      attribute operators and the ``i`` flag, ``:not()``, ``:is()``, ``:where()``, ``:has()``,
+      ``:nth-child()`` ...); pseudo-elements and state pseudo-classes such as ``:hover`` are
+      refused. :class:`thresher.errors.OptionError` for one it cannot read.
     * ``blocks`` (False), ``indent`` (None): json output only: every block's decision, and
       the indentation.
     * ``timeout`` (None: no limit): seconds the extraction and its rendering may take. Past

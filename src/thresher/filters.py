@@ -20,8 +20,7 @@ import numpy as np
 from . import _core
 from .algorithms.base import Classification
 from .document.blocks import Block, Document, ElementTable
-from .document.selectors import matching_elements, parse_selectors
-from .options import SeenTexts
+from .options import SeenTexts, css_selectors
 from .render.common import nearest
 
 
@@ -105,12 +104,10 @@ def without(classification: Classification, drop: np.ndarray) -> Classification:
 
 
 def pruned_blocks(doc: Document, selectors: Sequence[str]) -> np.ndarray:
-    """Per block: it lies inside an element matching one of ``selectors``."""
-    drop = np.zeros(len(doc.blocks), bool)
-    elements = doc.elements
-    for element in matching_elements(doc, parse_selectors(selectors)):
-        drop[elements.first_blocks[element]:elements.end_blocks[element]] = True
-    return drop
+    """Per block: it lies inside an element matching one of the CSS ``selectors`` (matched
+    natively on the page's DOM, ``crates/core/src/select.rs``); :class:`OptionError` for a
+    selector it cannot read."""
+    return doc.native.pruned_blocks(css_selectors(tuple(selectors)))
 
 
 def prune_document(doc: Document, selectors: Sequence[str]) -> Document:

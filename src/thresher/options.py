@@ -19,10 +19,11 @@ import os
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal
 
-from . import algorithms
+from . import _core, algorithms
 from .errors import OptionError
 from .render.formats import FORMATS, OUTPUT_FORMATS
 
@@ -113,9 +114,7 @@ class Options:
             (SeenTexts() if self.deduplicate else None)
         object.__setattr__(self, "seen", seen)
         if self.prune:
-            from .document.selectors import parse_selectors
-
-            parse_selectors(self.prune)  # raises ValueError on a selector it cannot read
+            css_selectors(self.prune)  # OptionError for a selector it cannot read
 
     @property
     def formatting(self) -> bool:
@@ -128,7 +127,7 @@ class Options:
 
     @property
     def needs_attributes(self) -> bool:
-        return (OUTPUT_FORMATS[self.output].attributes or bool(self.prune) or not self.include_comments
+        return (OUTPUT_FORMATS[self.output].attributes or not self.include_comments
                 or self.include_images or self.include_links)
 
     def render_options(self) -> dict[str, Any]:
@@ -171,6 +170,17 @@ def _check_types(options: Options) -> None:
     prune = (options.prune,) if isinstance(options.prune, str) else options.prune
     if not isinstance(prune, (tuple, list)) or not all(isinstance(s, str) for s in prune):
         raise _type_error("prune", "a CSS selector (str) or a sequence of them", options.prune)
+
+
+@lru_cache(maxsize=64)
+def css_selectors(selectors: tuple[str, ...]) -> _core.Selectors:
+    """``prune``'s selectors parsed once by the core (servo's ``selectors`` crate: CSS
+    Selectors Level 4, matched on the native page); :class:`OptionError` naming the first one
+    it cannot read, and why."""
+    try:
+        return _core.Selectors(list(selectors))
+    except ValueError as exc:
+        raise OptionError(str(exc)) from None
 
 
 def language_code(name: str, value: str | None) -> str | None:

@@ -106,14 +106,6 @@ pub(crate) fn check_budget(py: Python<'_>) -> PyResult<()> {
     }
 }
 
-/// Seconds left of this thread's budget (0 when it has run out; None: no budget).
-#[pyfunction]
-pub(crate) fn budget_left() -> Option<f64> {
-    DEADLINE
-        .get()
-        .map(|d| d.at.saturating_duration_since(Instant::now()).as_secs_f64())
-}
-
 /// The Python error for a stop: the timeout, or the exception a signal handler raised.
 fn stop_error(
     py: Python<'_>,

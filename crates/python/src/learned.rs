@@ -352,23 +352,6 @@ impl Scores {
     }
 }
 
-/// The probability cut that maximises a page's expected word F-beta (``p``: the blocks'
-/// probabilities, ``words``: their words, at least one each); ``inf`` under ``allow_empty``
-/// when keeping nothing is likelier (see ``thresher.algorithms.flagship.expected_f1_cut``).
-#[pyfunction]
-#[pyo3(signature = (p, words, allow_empty=false, beta=1.0))]
-pub(crate) fn expected_f1_cut(
-    p: Vec<f64>,
-    words: Vec<f64>,
-    allow_empty: bool,
-    beta: f64,
-) -> PyResult<f64> {
-    if p.len() != words.len() {
-        return Err(bad("p and words differ in length"));
-    }
-    Ok(learned::expected_f1_cut(&p, &words, allow_empty, beta))
-}
-
 /// Labels (a tuple of bools) and the cut applied, under ``decoding`` ("expected_f1" or
 /// "threshold", the latter with the never-empty fallback).
 #[pyfunction]

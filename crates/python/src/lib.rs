@@ -29,6 +29,7 @@ mod budget;
 mod learned;
 mod models;
 mod page;
+mod select;
 
 use models::{SequenceNet, Trees};
 use page::{CommentWords, Page, StopWords, TreeFactsParams, Vocabulary};
@@ -468,12 +469,10 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(budget::enter_budget, module)?)?;
     module.add_function(wrap_pyfunction!(budget::leave_budget, module)?)?;
     module.add_function(wrap_pyfunction!(budget::check_budget, module)?)?;
-    module.add_function(wrap_pyfunction!(budget::budget_left, module)?)?;
     module.add_class::<Trees>()?;
     module.add_class::<Page>()?;
     module.add_class::<learned::LearnedModel>()?;
     module.add_class::<learned::Scores>()?;
-    module.add_function(wrap_pyfunction!(learned::expected_f1_cut, module)?)?;
     module.add_function(wrap_pyfunction!(learned::decide, module)?)?;
     module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
@@ -482,6 +481,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;
     module.add_class::<CommentWords>()?;
+    module.add_class::<select::Selectors>()?;
     module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
     module.add("BLOCK_TAG_ONE_HOT", context::BLOCK_TAG_ONE_HOT.to_vec())?;
     module.add("NEIGHBOUR_COLUMNS", neighbours::NEIGHBOUR_COLUMNS.to_vec())?;

@@ -1,9 +1,10 @@
 //! The native page and the parameter objects its feature methods take.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use thresher_core::document::Document;
@@ -19,6 +20,7 @@ use thresher_core::hash::HashSet;
 use thresher_core::learned::{Decoding, PageInput, ScoreParams};
 
 use crate::learned::{LearnedModel, Scores};
+use crate::select::Selectors;
 
 /// A sparse token matrix: the token columns, and each block's offset into them.
 type Bags<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
@@ -186,6 +188,23 @@ impl Page {
             self.doc.keep_blocks(keep),
             self.attributes,
         ))
+    }
+
+    /// Per block: it lies inside an element that matches one of ``selectors`` (a bool array).
+    fn pruned_blocks<'py>(
+        &self,
+        py: Python<'py>,
+        selectors: &Selectors,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        // As in `build_document`: a panic of the engine is a bug, never the caller's fault.
+        let pruned = detach(py, || {
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                selectors.selectors.pruned_blocks(&self.dom, &self.doc)
+            }))
+            .map_err(thresher_core::budget::forward_stop)
+        })?
+        .map_err(|_| PyRuntimeError::new_err("the selector engine failed on this page"))?;
+        Ok(PyArray1::from_vec(py, pruned))
     }
 
     /// Per element: it or an ancestor names a comment section (a bool array).

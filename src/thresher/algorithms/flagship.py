@@ -41,8 +41,9 @@ class Params:
     """threshold: a fixed content probability at which a block is kept; it overrides the
         model's decoding. None: the model's own rule.
     decoding: "expected_f1" (keep the blocks above the cut that maximises the page's expected
-        word F1, see :func:`expected_f1_cut`) or "threshold" (the model's threshold). None: the
-        model's own (its file's ``decoding``; files without one use their threshold).
+        word F1: ``expected_f1_cut`` in ``crates/core/src/learned/decode.rs``) or "threshold"
+        (the model's threshold). None: the model's own (its file's ``decoding``; files without
+        one use their threshold).
     smoothing: use stage 2 (context over neighbours and ancestors); False keeps stage 1 only.
     confident: a block of the page's main run whose stage-1 probability reaches this keeps
         at least that probability after stage 2 (see :func:`thresher.inference.learned.guard_confident`);
@@ -55,9 +56,10 @@ class Params:
         ``fallback_ratio`` of the best score instead of returning nothing (a page with text
         always has a best guess, and an empty answer scores zero for every reader).
     allow_empty: the expected-F1 decoding keeps nothing when the page more likely has no main
-        content at all than any cut is expected to score (see :func:`expected_f1_cut`). Off by
-        default: it empties error and script-shell pages, and also tiny pages of one or two
-        real paragraphs, whose scores stage 2 pulls down for want of context.
+        content at all than any cut is expected to score (``expected_f1_cut`` in
+        ``crates/core/src/learned/decode.rs``). Off by default: it empties error and
+        script-shell pages, and also tiny pages of one or two real paragraphs, whose scores
+        stage 2 pulls down for want of context.
     beta: the expected-F1 decoding maximises the expected F-beta instead: below 1 it favours
         precision (a higher cut), above 1 recall (a lower cut). ``favor_precision`` and
         ``favor_recall`` set it.
@@ -109,34 +111,6 @@ def _score(model: L.LearnedModel, doc: Document, context: Context, params: Param
                         certain=params.certain, decoding=decoding, threshold=threshold,
                         never_empty=params.never_empty, fallback_ratio=params.fallback_ratio,
                         allow_empty=params.allow_empty, beta=params.beta)
-
-
-def expected_f1_cut(p: np.ndarray, words: np.ndarray, allow_empty: bool = False, beta: float = 1.0) -> float:
-    """The probability cut that maximises the page's expected word F1 (computed by the core,
-    ``crates/core/src/learned/decode.rs``, the decoding :func:`scores` applies).
-
-    Read as the chance that block i (``words[i]`` words) is content, ``p`` gives
-    keeping the blocks at or above a cut an expected F1 of about
-    2 * sum_kept(p * w) / (sum_kept(w) + sum_all(p * w)): the expected overlap over
-    the sizes of the kept text and of the expected content. One sorted scan tries
-    every cut. Unlike a fixed threshold the cut follows the page: it goes down where
-    the content is a few uncertain blocks and up where doubtful blocks would dilute
-    a long article. Two learned alternatives did no better (a tree model choosing
-    among candidate cuts, isotonic recalibration of ``p``); what is left is in the
-    ranking, not in the cut (docs/design-measurements.md).
-
-    With ``allow_empty``, keeping nothing is one more choice: it is exact when no block
-    is content, which has probability prod(1 - p). When that beats every cut the result
-    is ``inf`` (nothing is kept): the page most likely has no main content (an error or
-    consent page, a shell filled in by scripts). It also empties tiny pages of one or two
-    short paragraphs, which is why the flagship does not use it unless asked
-    (``Params(allow_empty=True)``; measured in docs/design-measurements.md).
-
-    ``beta`` other than 1 maximises the expected F-beta, (1 + b^2) * sum_kept(p * w) /
-    (sum_kept(w) + b^2 * sum_all(p * w)), the same scan with other weights.
-    """
-    return _core.expected_f1_cut(np.asarray(p, np.float64).tolist(), np.asarray(words, np.float64).tolist(),
-                                 allow_empty, beta)
 
 
 def block_words(doc: Document) -> np.ndarray:

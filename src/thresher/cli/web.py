@@ -109,10 +109,10 @@ def content_switches(args: argparse.Namespace) -> dict[str, Any]:
         if value != getattr(defaults, name):
             found[name] = value
     if found.get("prune"):
-        from ..document.selectors import parse_selectors
+        from ..options import css_selectors
 
         try:
-            parse_selectors(found["prune"])
+            css_selectors(found["prune"])
         except ValueError as exc:
             raise CliError(str(exc)) from None
     return found

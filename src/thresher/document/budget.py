@@ -41,8 +41,3 @@ def time_budget(timeout: float | None) -> Iterator[None]:
 def check() -> None:
     """Raise :class:`~thresher.errors.ExtractionTimeout` when this thread's budget has run out."""
     _core.check_budget()
-
-
-def seconds_left() -> float | None:
-    """Seconds left of this thread's budget (None: there is none)."""
-    return _core.budget_left()

@@ -88,14 +88,6 @@ class NGramModel(NamedTuple):
 
 # ------------------------------------------------------------------ hashing
 
-def hash_string(text: str) -> int:
-    """The 64-bit hash the vectorised code computes for ``text``."""
-    h = _OFFSET
-    for ch in text:
-        h = (h * _PRIME + ord(ch) + 1) & _MASK
-    return h
-
-
 def normalize(text: str, lowercase: bool) -> str:
     text = " ".join(text.split())
     return text.lower() if lowercase else text

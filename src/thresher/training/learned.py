@@ -63,7 +63,7 @@ class TrainParams:
         ``seed + k`` for its trees and ``seed + k + 1`` for its folds; model 0 is the single
         model's. Linear models keep one.
     decoding: the flagship's rule, saved in the model file: "expected_f1" (a cut per page,
-        see :func:`thresher.algorithms.flagship.expected_f1_cut`) or "threshold".
+        see ``expected_f1_cut`` in ``crates/core/src/learned/decode.rs``) or "threshold".
     threshold: probability at which a block is content under the "threshold" decoding.
     threads: LightGBM threads (results do not depend on it).
     network: also train the block-sequence network (:mod:`thresher.inference.seqmodel`, with
