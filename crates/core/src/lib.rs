@@ -12,6 +12,7 @@ pub mod hash;
 pub mod hidden;
 pub mod learned;
 pub mod parse;
+pub mod selection;
 pub mod seqnet;
 pub mod text;
 pub mod trees;
