@@ -26,7 +26,6 @@ from .filters import (
     unformatted,
     without,
 )
-from .inference.pagetype import page_type_probabilities, predicted_type
 from .metadata.record import Metadata
 from .options import VALID_NAMES, Options, OutputFormat, SeenTexts, changed, options_from
 
@@ -218,11 +217,16 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     classification = _filtered(doc, classification, comments, opts)
     check_budget()
     t3 = clock()
+    types: Mapping[str, float] = MappingProxyType({})
     if metadata:
-        from .metadata import extract_metadata  # the field readers load with the first page that needs them
-    types = page_type_probabilities(doc) if metadata else MappingProxyType({})
-    meta = extract_metadata(doc, lang, page_type=predicted_type(types)) if metadata else \
-        Metadata(title=doc.title, language=lang, url=url or "")
+        # The field readers and the page-type classifier load with the first page that needs them.
+        from .inference.pagetype import page_type_probabilities, predicted_type
+        from .metadata import extract_metadata
+
+        types = page_type_probabilities(doc)
+        meta = extract_metadata(doc, lang, page_type=predicted_type(types))
+    else:
+        meta = Metadata(title=doc.title, language=lang, url=url or "")
     check_budget()
     t4 = clock()
     rejected = _rejected(meta, lang, url, opts)
@@ -243,6 +247,8 @@ def page_type(html: bytes | str, url: str | None = None, *,
     _check_url(url)
     decoded = decode(html, content_type)
     doc = build_document(decoded.text, url, encoding=decoded.encoding, utf8=decoded.utf8)
+    from .inference.pagetype import page_type_probabilities, predicted_type
+
     probabilities = page_type_probabilities(doc)
     return predicted_type(probabilities), probabilities
 

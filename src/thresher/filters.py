@@ -13,15 +13,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from . import _core
+from ._lazy import LazyModule
 from .algorithms.base import Classification
 from .document.blocks import Block, Document, ElementTable, PageBlocks
 from .document.selectors import matching_elements, parse_selectors
 from .options import SeenTexts
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 
 @dataclass(frozen=True)

@@ -325,6 +325,13 @@ fn hidden_signals(attrs: Vec<(String, String)>) -> Vec<&'static str> {
         .collect()
 }
 
+/// How deep arrays and objects nest in JSON text, brackets inside strings aside (a scan, no
+/// parse).
+#[pyfunction]
+fn json_nesting_depth(raw: &str) -> usize {
+    thresher_core::text::json_nesting_depth(raw)
+}
+
 /// Kohlschütter's text density of one text (the ``text_density`` feature column).
 #[pyfunction]
 fn text_density(text: &str) -> f64 {
@@ -477,6 +484,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(learned::decide, module)?)?;
     module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
+    module.add_function(wrap_pyfunction!(json_nesting_depth, module)?)?;
     module.add_function(wrap_pyfunction!(wrap_counts, module)?)?;
     module.add_function(wrap_pyfunction!(hidden_signals, module)?)?;
     module.add_class::<StopWords>()?;
