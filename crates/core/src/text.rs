@@ -196,6 +196,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn json_depth_skips_strings_and_unclosed_ones() {
+        assert_eq!(json_nesting_depth(r#"{"a": [1, {"b": "[[[["}]}"#), 3);
+        assert_eq!(json_nesting_depth(r#""\"[[" [ ]"#), 1);
+        assert_eq!(json_nesting_depth(r#"]]] ["#), 0);
+        assert_eq!(json_nesting_depth(r#""never closed [[["#), 0);
+        assert_eq!(json_nesting_depth(""), 0);
+    }
+
+    #[test]
     fn collapses_unicode_and_separator_space() {
         assert_eq!(
             collapse_whitespace("  a\u{a0}b\u{1f}c\n\t d "),
