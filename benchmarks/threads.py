@@ -1,9 +1,9 @@
 """Threads against one thread: the same pages extracted by 1 and by N threads of one process.
 
 The native core releases the GIL while it parses, walks the tree, computes the feature
-columns and runs the models, so threads overlap there; the Python glue around those calls
-(decoding, the per-block records, the decoding of scores, rendering) still holds it. This
-script measures how much that buys::
+columns, runs the models, filters the labels and writes the text, so threads overlap there;
+the Python glue around those calls (decoding the bytes, the element columns, the head's JSON-LD,
+the options and the result) still holds it. This script measures how much that buys::
 
     python benchmarks/threads.py ../shared/datasets/wcxb-dev --every 5 --threads 2
 """

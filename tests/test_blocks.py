@@ -354,3 +354,37 @@ def test_a_page_read_from_its_utf8_bytes_is_the_page_read_from_its_text():
     assert from_bytes.blocks == from_text.blocks and from_bytes.title == from_text.title == "Café"
     assert from_bytes.elements.tags == from_text.elements.tags
     assert [dict(a) for a in from_bytes.elements.attrs] == [dict(a) for a in from_text.elements.attrs]
+
+
+# -------------------------------------------------------------- the lazy view over the native page
+
+LAZY_PAGE = "<body>" + "".join(f"<p>paragraph {i} <b>bold</b></p>" for i in range(40)) + "</body>"
+
+
+def test_blocks_are_made_when_read_and_are_the_same_whichever_way():
+    doc = build_document(LAZY_PAGE)
+    blocks = doc.blocks
+    assert len(blocks) == 40 and not isinstance(blocks, tuple) and doc.native is not None
+    one_by_one = [blocks[i] for i in range(len(blocks))]
+    fresh = build_document(LAZY_PAGE).blocks
+    assert tuple(fresh) == tuple(one_by_one) == fresh[0:40] == blocks[:]
+    assert blocks[-1] == one_by_one[39] and blocks[-1].text == "paragraph 39 bold"
+    assert blocks[3:11] == tuple(one_by_one[3:11]) and blocks[5:2] == () and blocks[::10] == tuple(one_by_one[::10])
+    assert blocks[7] is blocks[7]  # a block read twice is the one object
+    assert blocks == fresh and blocks == tuple(one_by_one) and blocks != one_by_one[:3]
+    with pytest.raises(IndexError):
+        blocks[40]
+
+
+def test_a_slice_read_before_the_whole_keeps_its_blocks():
+    blocks = build_document(LAZY_PAGE).blocks
+    middle = blocks[10:20]
+    whole = list(blocks)
+    assert all(whole[10 + i] is block for i, block in enumerate(middle))
+    assert [block.index for block in whole] == list(range(40))
+
+
+def test_a_document_built_in_python_has_no_native_page():
+    doc = build_document("<p>one</p>")
+    made = dataclasses.replace(doc, blocks=tuple(doc.blocks))
+    assert made.native is None and made.blocks == doc.blocks

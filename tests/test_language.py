@@ -1,11 +1,13 @@
 """Language identification over a page's blocks and the stop lists (thresher.document.language)."""
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from thresher.document import identifier
 from thresher.document.blocks import build_document
-from thresher.document.language import is_markup, page_language, sample_text, stopwords
+from thresher.document.language import page_language, stopwords
 
 EN = ("The committee met on Tuesday to discuss the budget for the coming year, and most of the "
       "members agreed that the proposal should be sent back for another round of revisions.")
@@ -13,16 +15,25 @@ DE = ("Der Ausschuss hat sich am Dienstag getroffen, um über den Haushalt für 
       "beraten, und die meisten Mitglieder waren sich einig, dass der Vorschlag überarbeitet wird.")
 
 
+def sample_text(texts: list[str], limit: int = 1000) -> str:
+    """The core's language sample of a page of one paragraph per text."""
+    doc = build_document("<body>" + "".join(f"<p>{text}</p>" for text in texts) + "</body>")
+    assert [block.text for block in doc.blocks] == [html.unescape(text) for text in texts]
+    return doc.native.language_sample(limit)
+
+
 def test_sample_takes_the_longest_texts_first_up_to_the_limit():
     assert sample_text(["a b", "long text here", "mid text"], limit=10) == "long text here"
     assert sample_text(["ab", "abc", "abcd"], limit=6) == "abcd\nabc"
+    assert sample_text(["abc", "xyz", "abcd"], limit=6) == "abcd\nabc"  # page order among equals
+    assert sample_text(["caf\u00e9s", "abcde"], limit=5) == "caf\u00e9s"  # characters, not bytes
 
 
 def test_markup_parsed_as_text_is_left_out_of_the_sample():
-    markup = '<div style="position:absolute;"><img width=1 height=1 src="http://x.example/b?P=' + "x" * 300
-    assert is_markup(markup) and is_markup("  <img src=x>")
-    assert not is_markup("a < b, said the mathematician")
+    markup = '&lt;div style="position:absolute;"&gt;&lt;img width=1 height=1 src="http://x.example/b?P=' + "x" * 300
     assert sample_text([markup, "short prose"]) == "short prose"
+    assert sample_text(["&lt;img src=x&gt; and more words", "prose"]) == "prose"
+    assert sample_text(["a &lt; b, said the mathematician"]) == "a < b, said the mathematician"
 
 
 def test_page_language_identifies_the_prose_not_the_noscript_markup():
@@ -31,7 +42,7 @@ def test_page_language_identifies_the_prose_not_the_noscript_markup():
              + "Zq3" * 200 + '"&gt;')
     html = f'<html lang="fr"><body><noscript>{pixel}</noscript><p>{DE}</p></body></html>'
     doc = build_document(html)
-    assert any(is_markup(b.text) for b in doc.blocks)
+    assert any(b.text.lstrip().startswith("<") for b in doc.blocks)
     assert page_language(doc) == "de"
 
 

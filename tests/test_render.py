@@ -539,3 +539,33 @@ def test_extract_of_a_navigation_only_page_is_empty():
 def test_a_table_mostly_dropped_is_not_completed():
     out = render(some_cells(DATA_TABLE, {1, 2, 3, 4, 5, 6, 7}), "text")
     assert out == "Results of the season, club by club, as published.\n\n4"
+
+
+# ------------------------------------------------------------------ made by the core, block by block only when read
+
+WIKI_PAGE = ("<h2>History<span class='mw-editsection'>[<a href='/edit'>edit</a>]</span></h2><p>First text here.</p>"
+             "<table><tr><th>Year</th><th>Count</th></tr><tr><td>1990</td><td>4</td></tr></table>"
+             "<pre>line one</pre><pre>line two</pre><p>Co\u00adop  and caf\u0065\u0301.</p>")
+
+
+def test_the_text_output_makes_no_python_block():
+    result = thresher.extract_result(f"<html><body>{WIKI_PAGE}</body></html>".encode(), metadata=False,
+                                     explain=False, attributes=False)
+    text = result.render("text")
+    assert "First text here." in text and result.document.blocks._made is None  # no Block was made
+    assert result.document.blocks._whole is None
+
+
+def test_the_core_s_text_is_the_selection_written_out():
+    out = render(result_for(WIKI_PAGE), "text")
+    assert out == ("History\n\nFirst text here.\n\nYear | Count\n1990 | 4\n\nline one\n\nline two\n\n"
+                   "Coop and caf\u00e9.")
+
+
+def test_markdown_makes_only_the_blocks_it_writes():
+    labels = [False] * 3 + [True] * 4 + [False] * 3
+    result = result_for("".join(f"<p>paragraph {i}</p>" for i in range(10)), labels=labels)
+    out = render(result, "markdown")
+    assert "paragraph 3" in out and "paragraph 2" not in out
+    made = result.document.blocks._made
+    assert made is not None and [i for i, block in enumerate(made) if block is not None] == [3, 4, 5, 6]

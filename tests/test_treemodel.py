@@ -350,3 +350,24 @@ def test_float32_rows_take_the_float64_branches_even_at_the_thresholds():
     rows = np.repeat(near[:, None], 3, axis=1).astype(np.float32)  # every feature sits on some cut
     rows = np.vstack([rows, rng.normal(size=(200, 3)).astype(np.float32)])
     assert model.margin(rows).tolist() == model.margin(rows.astype(np.float64)).tolist()
+
+
+def test_a_model_file_is_read_as_stored_without_numpy_and_gives_numpy_s_arrays(tmp_path):
+    path = tmp_path / "m.npz"
+    T.save({"stage1": two_trees(), "lin": linear()}, path, {"vocabulary": ["nav"]})
+    header, raw = T.read_raw(path)
+    _, arrays = T.read(path)
+    with np.load(path, allow_pickle=False) as data:
+        assert header == json.loads(str(data["header"]))
+        assert set(raw) == set(arrays) == set(data.files) - {"header"}
+        for key in arrays:
+            assert isinstance(raw[key].data, bytes) and raw[key].shape == data[key].shape
+            assert raw[key].array().dtype == data[key].dtype and np.array_equal(raw[key].array(), data[key])
+
+
+@pytest.mark.parametrize("array", [np.zeros((2, 3), order="F"), np.zeros(3, ">f8")])
+def test_an_array_stored_in_an_order_the_core_does_not_read_is_refused(tmp_path, array):
+    path = tmp_path / "m.npz"
+    np.savez(path, header=np.asarray(json.dumps({"schema": T.SCHEMA, "version": 2, "models": {}})), x=array)
+    with pytest.raises(ModelError, match="not a thresher model file"):
+        T.read_raw(path)

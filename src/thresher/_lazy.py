@@ -66,3 +66,23 @@ def submodule(package: str, name: str) -> Any:
             if exc.name != f"{package}.{name}":
                 raise
     raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+
+class LazyModule:
+    """A module imported when one of its attributes is first read (numpy, say, which the common
+    extraction never needs): ``np = LazyModule("numpy")`` in a module that names ``np`` in
+    functions only. Each attribute read is kept on the object, so later reads are plain
+    attribute reads. For type checkers, import the module itself under ``TYPE_CHECKING``."""
+
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "_name", name)
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        value = getattr(importlib.import_module(object.__getattribute__(self, "_name")), attr)
+        object.__setattr__(self, attr, value)
+        return value
+
+    def __repr__(self) -> str:
+        return f"<lazy module {object.__getattribute__(self, '_name')!r}>"

@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
-
 from . import algorithms
 from .algorithms.base import Classification, Context
 from .document.blocks import Block, Document, build_document
@@ -28,7 +26,6 @@ from .filters import (
     unformatted,
     without,
 )
-from .inference.pagetype import page_type_probabilities, predicted_type
 from .metadata.record import Metadata
 from .options import VALID_NAMES, Options, OutputFormat, SeenTexts, changed, options_from
 
@@ -59,7 +56,7 @@ class Result:
         return self.metadata.page_type
 
     @property
-    def blocks(self) -> tuple[Block, ...]:
+    def blocks(self) -> Sequence[Block]:
         return self.document.blocks
 
     @property
@@ -68,7 +65,8 @@ class Result:
 
     @property
     def kept(self) -> list[Block]:
-        return [b for b, keep in zip(self.document.blocks, self.labels) if keep]
+        blocks = self.document.blocks
+        return [blocks[i] for i, keep in enumerate(self.labels) if keep]
 
     @property
     def title(self) -> str:
@@ -107,7 +105,7 @@ def tuned_params(chosen: algorithms.Algorithm, options: Options) -> Any:
     return dataclasses.replace(params, beta=PRECISION_BETA if options.favor_precision else RECALL_BETA)
 
 
-def _filtered(doc: Document, classification: Classification, comments: np.ndarray,
+def _filtered(doc: Document, classification: Classification, comments: Sequence[bool],
               options: Options) -> Classification:
     """The post-filters of the content switches (they only ever drop blocks)."""
     if not options.include_comments:
@@ -219,20 +217,25 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     classification = _filtered(doc, classification, comments, opts)
     check_budget()
     t3 = clock()
+    types: Mapping[str, float] = MappingProxyType({})
     if metadata:
-        from .metadata import extract_metadata  # the field readers load with the first page that needs them
-    types = page_type_probabilities(doc) if metadata else MappingProxyType({})
-    meta = extract_metadata(doc, lang, page_type=predicted_type(types)) if metadata else \
-        Metadata(title=doc.title, language=lang, url=url or "")
+        # The field readers and the page-type classifier load with the first page that needs them.
+        from .inference.pagetype import page_type_probabilities, predicted_type
+        from .metadata import extract_metadata
+
+        types = page_type_probabilities(doc)
+        meta = extract_metadata(doc, lang, page_type=predicted_type(types))
+    else:
+        meta = Metadata(title=doc.title, language=lang, url=url or "")
     check_budget()
     t4 = clock()
     rejected = _rejected(meta, lang, url, opts)
     if rejected:
-        classification = without(classification, np.ones(len(doc.blocks), bool))
+        classification = without(classification, [True] * len(doc.blocks))
     elif opts.seen is not None:
         classification = without(classification, repeated_blocks(doc.blocks, classification.labels, opts.seen))
     timings = MappingProxyType({"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3})
-    return Result(doc, classification, chosen.name, lang, meta, timings, opts, tuple(comments.tolist()), rejected,
+    return Result(doc, classification, chosen.name, lang, meta, timings, opts, tuple(comments), rejected,
                   types)
 
 
@@ -244,6 +247,8 @@ def page_type(html: bytes | str, url: str | None = None, *,
     _check_url(url)
     decoded = decode(html, content_type)
     doc = build_document(decoded.text, url, encoding=decoded.encoding, utf8=decoded.utf8)
+    from .inference.pagetype import page_type_probabilities, predicted_type
+
     probabilities = page_type_probabilities(doc)
     return predicted_type(probabilities), probabilities
 

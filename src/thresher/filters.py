@@ -13,15 +13,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from . import _core
+from ._lazy import LazyModule
 from .algorithms.base import Classification
-from .document.blocks import Block, Document, ElementTable
+from .document.blocks import Block, Document, ElementTable, PageBlocks
 from .options import SeenTexts, css_selectors
-from .render.common import nearest
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 
 @dataclass(frozen=True)
@@ -62,45 +65,35 @@ def comment_elements(doc: Document, params: CommentParams = CommentParams()) -> 
 
 
 def comment_blocks(doc: Document, params: CommentParams = CommentParams(),
-                   only: Sequence[bool] | None = None) -> np.ndarray:
+                   only: Sequence[bool] | None = None) -> list[bool]:
     """Per block: it lies in a comment section (with ``only``, blocks not in it are False)."""
-    if not doc.blocks:
-        return np.zeros(0, bool)
-    inside = comment_elements(doc, params)[doc.numbers.element]
-    return inside if only is None else inside & np.asarray(only, bool)
+    return doc.native.comment_blocks(_native_words(params), [True] * len(doc.blocks) if only is None else only)
 
 
-def comment_drop(doc: Document, keep: Sequence[bool], comments: np.ndarray,
-                 params: CommentParams = CommentParams()) -> np.ndarray:
+def comment_drop(doc: Document, keep: Sequence[bool], comments: Sequence[bool],
+                 params: CommentParams = CommentParams()) -> list[bool]:
     """The kept comment blocks to drop: none when they are most of the kept text (see
     :attr:`CommentParams.max_share`)."""
-    kept = np.asarray(keep, bool)
-    words = doc.numbers.words if len(doc.blocks) else np.zeros(0)
-    total = float(words[kept].sum())
-    dropped = float(words[kept & comments].sum())
-    if total <= 0 or dropped > params.max_share * total:
-        return np.zeros(len(kept), bool)
-    return kept & comments
+    return doc.native.comment_drop(keep, comments, params.max_share)
 
 
-def table_blocks(doc: Document) -> np.ndarray:
+def table_blocks(doc: Document) -> list[bool]:
     """Per block: it lies inside a ``<table>``."""
-    if not doc.blocks:
-        return np.zeros(0, bool)
-    return np.asarray(nearest(doc, frozenset({"table"})), np.int64)[doc.numbers.element] >= 0
+    return doc.native.blocks_inside(["table"])
 
 
-def repeated_blocks(blocks: Sequence[Block], keep: Sequence[bool], seen: SeenTexts) -> np.ndarray:
-    """Per block: kept, and its text was already kept often enough (``seen`` counts it)."""
-    return np.array([bool(k) and seen.seen_enough(block.text) for block, k in zip(blocks, keep)], bool)
+def repeated_blocks(blocks: Sequence[Block], keep: Sequence[bool], seen: SeenTexts) -> list[bool]:
+    """Per block: kept, and its text was already kept often enough (``seen`` counts it). Only
+    the kept blocks are read."""
+    return [bool(k) and seen.seen_enough(blocks[i].text) for i, k in enumerate(keep)]
 
 
-def without(classification: Classification, drop: np.ndarray) -> Classification:
+def without(classification: Classification, drop: Sequence[bool]) -> Classification:
     """``classification`` with the ``drop`` blocks turned off (scores and reasons kept)."""
-    if not drop.any():
+    if not any(drop):
         return classification
-    labels = np.asarray(classification.labels, bool) & ~drop
-    return replace(classification, labels=tuple(labels.tolist()))
+    labels = tuple(bool(keep) and not dropped for keep, dropped in zip(classification.labels, drop))
+    return replace(classification, labels=labels)
 
 
 def pruned_blocks(doc: Document, selectors: Sequence[str]) -> np.ndarray:
@@ -111,24 +104,19 @@ def pruned_blocks(doc: Document, selectors: Sequence[str]) -> np.ndarray:
 
 
 def prune_document(doc: Document, selectors: Sequence[str]) -> Document:
-    """``doc`` without the blocks inside elements matching ``selectors``; the elements stay,
-    their block ranges renumbered (a pruned subtree's range is empty)."""
+    """``doc`` without the blocks inside elements matching ``selectors``: a view of the native
+    page without them (``_core.Page.keep_blocks``); the elements stay, their block ranges
+    renumbered (a pruned subtree's range is empty)."""
     drop = pruned_blocks(doc, selectors)
     if not drop.any():
         return doc
     keep = ~drop
     before = np.concatenate([[0], np.cumsum(keep)]).astype(np.int64)
-    blocks: list[Block] = []
-    offset = 0
-    for block, kept in zip(doc.blocks, keep.tolist()):
-        if kept:
-            blocks.append(block._replace(index=len(blocks), offset=offset))
-            offset += block.char_count
     el = doc.elements
     elements = ElementTable(el.tags, el.parents, el.depths, el.attrs,
                             tuple(before[list(el.first_blocks)].tolist()),
                             tuple(before[list(el.end_blocks)].tolist()))
-    return replace(doc, elements=elements, blocks=tuple(blocks), native=doc.native.keep_blocks(keep))
+    return replace(doc, elements=elements, blocks=PageBlocks(doc.native.keep_blocks(keep)))
 
 
 # Inline tags whose mark is bold or italic; ``include_formatting=False`` renders them as plain spans.
@@ -136,13 +124,11 @@ FORMATTING_TAGS = frozenset({"b", "strong", "i", "em", "cite"})
 
 
 def unformatted(doc: Document) -> Document:
-    """``doc`` with its bold and italic elements renamed ``span``: renderers then write no marks.
-    The renamed document has no native copy (the core's still holds the old tags)."""
-    tags = doc.elements.tags
-    if not FORMATTING_TAGS.intersection(tags):
+    """``doc`` whose bold and italic elements the renderers write as plain text (no marks): the
+    same page, with those tags in :attr:`Document.unmarked`."""
+    if not FORMATTING_TAGS.intersection(doc.elements.tags):
         return doc
-    renamed = tuple("span" if tag in FORMATTING_TAGS else tag for tag in tags)
-    return replace(doc, elements=replace(doc.elements, tags=renamed), native=None)
+    return replace(doc, unmarked=doc.unmarked | FORMATTING_TAGS)
 
 
 def missing_metadata(metadata: Any, url: str | None) -> str:

@@ -150,6 +150,33 @@ impl Document {
         out
     }
 
+    /// The blocks' texts to identify the page's language from: the longest first (in page
+    /// order among equals), those that read as markup (escaped HTML) skipped, until `limit`
+    /// characters are taken, joined by line breaks.
+    pub fn language_sample(&self, limit: usize) -> String {
+        let mut order: Vec<usize> = (0..self.blocks.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.blocks[i].chars));
+        let mut taken: Vec<&str> = Vec::new();
+        let mut size = 0usize;
+        for i in order {
+            let text = self.blocks[i].text.as_str();
+            if text
+                .trim_start_matches(|c: char| {
+                    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+                })
+                .starts_with('<')
+            {
+                continue;
+            }
+            taken.push(text);
+            size += self.blocks[i].chars as usize;
+            if size >= limit {
+                break;
+            }
+        }
+        taken.join("\n")
+    }
+
     /// The text of one span.
     pub fn span_text<'a>(&self, dom: &'a Dom, span: Span) -> &'a str {
         if span.text == NONE {

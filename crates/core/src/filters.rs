@@ -159,6 +159,35 @@ pub fn comment_elements_by_slots(
     inside
 }
 
+/// Per block: its element is `inside` (one flag per element) and `only` holds it (one flag
+/// per block).
+pub fn inside_blocks(doc: &Document, inside: &[bool], only: &[bool]) -> Vec<bool> {
+    doc.blocks
+        .iter()
+        .zip(only)
+        .map(|(block, &held)| held && inside.get(block.element as usize).copied().unwrap_or(false))
+        .collect()
+}
+
+/// The kept comment blocks to drop (`keep`, `comments`: one flag per block): none when their
+/// words are more than `max_share` of the kept words, which makes the detection a mistake
+/// (a forum's posts, a page wrapped in a comment-named element).
+pub fn comment_drop(doc: &Document, keep: &[bool], comments: &[bool], max_share: f64) -> Vec<bool> {
+    let (mut total, mut dropped) = (0u64, 0u64);
+    for ((block, &kept), &comment) in doc.blocks.iter().zip(keep).zip(comments) {
+        if kept {
+            total += u64::from(block.words);
+            if comment {
+                dropped += u64::from(block.words);
+            }
+        }
+    }
+    if total == 0 || dropped as f64 > max_share * total as f64 {
+        return vec![false; keep.len()];
+    }
+    keep.iter().zip(comments).map(|(&k, &c)| k && c).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

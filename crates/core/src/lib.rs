@@ -13,6 +13,7 @@ pub mod hidden;
 pub mod learned;
 pub mod parse;
 pub mod select;
+pub mod selection;
 pub mod seqnet;
 pub mod text;
 pub mod trees;

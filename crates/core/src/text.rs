@@ -160,9 +160,49 @@ fn declares(style: &str, property: &str, value: &str) -> bool {
     })
 }
 
+/// How deep arrays and objects nest in JSON text, brackets inside strings aside: a linear scan,
+/// no parse (``thresher.document.jsonld.nesting_depth``). A string runs from its quote to the
+/// next unescaped quote, or to the end of the text when it is never closed.
+pub fn json_nesting_depth(raw: &str) -> usize {
+    let bytes = raw.as_bytes();
+    let (mut depth, mut deepest) = (0i64, 0i64);
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
+                }
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    usize::try_from(deepest).unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_depth_skips_strings_and_unclosed_ones() {
+        assert_eq!(json_nesting_depth(r#"{"a": [1, {"b": "[[[["}]}"#), 3);
+        assert_eq!(json_nesting_depth(r#""\"[[" [ ]"#), 1);
+        assert_eq!(json_nesting_depth(r#"]]] ["#), 0);
+        assert_eq!(json_nesting_depth(r#""never closed [[["#), 0);
+        assert_eq!(json_nesting_depth(""), 0);
+    }
 
     #[test]
     fn collapses_unicode_and_separator_space() {

@@ -4,7 +4,7 @@
 use numpy::{PyArray1, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyDictMethods};
+use pyo3::types::{PyBytes, PyDict, PyDictMethods, PyTuple};
 use thresher_core::features::base::base_names;
 use thresher_core::hash::{HashMap, HashMapExt};
 use thresher_core::learned::{
@@ -25,8 +25,88 @@ fn bad(what: impl Into<String>) -> PyErr {
 /// Reads an array's shape and values (one of [`integers`], [`floats`]).
 type Reader<T> = fn(&str, &Bound<'_, PyAny>) -> PyResult<(Vec<usize>, Vec<T>)>;
 
+/// An array as a model file stores it, read without numpy: ``(descr, shape, data)``, numpy's
+/// dtype string (little-endian), the shape and the C-ordered bytes
+/// (``thresher.inference.treemodel.RawArray``).
+struct RawArray {
+    descr: String,
+    shape: Vec<usize>,
+    data: Vec<u8>,
+}
+
+impl RawArray {
+    /// `array` when it is a raw array; None for anything else (a numpy array, say).
+    fn of(array: &Bound<'_, PyAny>) -> PyResult<Option<RawArray>> {
+        let Ok(tuple) = array.cast::<PyTuple>() else {
+            return Ok(None);
+        };
+        if tuple.len() != 3 {
+            return Err(bad("a raw array is (descr, shape, data)"));
+        }
+        let descr: String = tuple.get_item(0)?.extract()?;
+        let shape: Vec<usize> = tuple.get_item(1)?.extract()?;
+        let data = tuple.get_item(2)?.cast::<PyBytes>()?.as_bytes().to_vec();
+        Ok(Some(RawArray { descr, shape, data }))
+    }
+
+    /// The values, each read from `width` little-endian bytes by `read`.
+    fn values<T>(&self, name: &str, width: usize, read: impl Fn(&[u8]) -> T) -> PyResult<Vec<T>> {
+        let count = self.shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+        if count.and_then(|n| n.checked_mul(width)) != Some(self.data.len()) {
+            return Err(bad(format!(
+                "{name}: {} bytes do not hold shape {:?}",
+                self.data.len(),
+                self.shape
+            )));
+        }
+        Ok(self.data.chunks_exact(width).map(read).collect())
+    }
+
+    fn integers(&self, name: &str) -> PyResult<Vec<i64>> {
+        macro_rules! read_as {
+            ($t:ty) => {{
+                let values = self.values(name, std::mem::size_of::<$t>(), |b| {
+                    <$t>::from_le_bytes(b.try_into().expect("chunks of the type's width"))
+                })?;
+                values
+                    .into_iter()
+                    .map(|v| {
+                        i64::try_from(v).map_err(|_| bad(format!("{name} holds {v}, beyond int64")))
+                    })
+                    .collect()
+            }};
+        }
+        match self.descr.trim_start_matches(['<', '|']) {
+            "i8" => read_as!(i64),
+            "i4" => read_as!(i32),
+            "i2" => read_as!(i16),
+            "i1" => read_as!(i8),
+            "u8" => read_as!(u64),
+            "u4" => read_as!(u32),
+            "u2" => read_as!(u16),
+            "u1" => read_as!(u8),
+            _ => Err(bad(format!("{name} is not an array of integers"))),
+        }
+    }
+
+    fn floats(&self, name: &str) -> PyResult<Vec<f64>> {
+        match self.descr.trim_start_matches('<') {
+            "f8" => self.values(name, 8, |b| {
+                f64::from_le_bytes(b.try_into().expect("8 bytes"))
+            }),
+            "f4" => self.values(name, 4, |b| {
+                f64::from(f32::from_le_bytes(b.try_into().expect("4 bytes")))
+            }),
+            _ => Err(bad(format!("{name} is not an array of floats"))),
+        }
+    }
+}
+
 /// The values of an integer array of any width, as i64 (a u64 beyond i64 is refused).
 fn integers(name: &str, array: &Bound<'_, PyAny>) -> PyResult<(Vec<usize>, Vec<i64>)> {
+    if let Some(raw) = RawArray::of(array)? {
+        return Ok((raw.shape.clone(), raw.integers(name)?));
+    }
     macro_rules! try_as {
         ($($t:ty),*) => {$(
             if let Ok(a) = array.extract::<PyReadonlyArrayDyn<'_, $t>>() {
@@ -45,6 +125,9 @@ fn integers(name: &str, array: &Bound<'_, PyAny>) -> PyResult<(Vec<usize>, Vec<i
 
 /// The values of a float array (float64 or float32), as f64.
 fn floats(name: &str, array: &Bound<'_, PyAny>) -> PyResult<(Vec<usize>, Vec<f64>)> {
+    if let Some(raw) = RawArray::of(array)? {
+        return Ok((raw.shape.clone(), raw.floats(name)?));
+    }
     if let Ok(a) = array.extract::<PyReadonlyArrayDyn<'_, f64>>() {
         return Ok((a.shape().to_vec(), a.as_array().iter().copied().collect()));
     }

@@ -32,7 +32,7 @@ mod page;
 mod select;
 
 use models::{SequenceNet, Trees};
-use page::{CommentWords, Page, StopWords, TreeFactsParams, Vocabulary};
+use page::{CommentWords, Page, SelectionRules, StopWords, TreeFactsParams, Vocabulary};
 
 /// One Python string per distinct value, so equal tags and attribute names share an object.
 struct Strings<'py> {
@@ -136,24 +136,27 @@ fn items_only(block_type: &Bound<'_, PyAny>) -> PyResult<bool> {
         && class.getattr("__dictoffset__")?.extract::<isize>()? == 0)
 }
 
-/// One row per block, in the field order of ``thresher.document.blocks.Block``, each made
-/// into `block_type` (a tuple subclass) as it is built, so no second copy of the rows lives
-/// beside the blocks. A block whose one span is its whole text shares that text's string.
-/// The rows are [`untrack`]ed: the page's blocks add no work to the garbage collector.
-fn blocks<'py>(
+/// One row per block of `range`, in the field order of ``thresher.document.blocks.Block``,
+/// each made into `block_type` (a tuple subclass) as it is built, so no second copy of the
+/// rows lives beside the blocks. A block whose one span is its whole text shares that text's
+/// string. The rows are [`untrack`]ed: the page's blocks add no work to the garbage collector.
+pub(crate) fn blocks<'py>(
     py: Python<'py>,
     dom: &Dom,
     doc: &Document,
+    range: std::ops::Range<usize>,
     block_type: &Bound<'py, PyAny>,
-    strings: &mut Strings<'py>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let mut strings = Strings::new(py);
     let tuple_new = py.get_type::<PyTuple>().getattr("__new__")?;
     let untrack_blocks = items_only(block_type)?;
     let list = PyList::empty(py);
     // Short texts met again share their first string (lists of "Reply", "item" ...), up to
     // a bounded number of distinct ones.
     let mut short: HashMap<&str, Bound<'py, PyString>> = HashMap::new();
-    for (index, block) in doc.blocks.iter().enumerate() {
+    let start = range.start;
+    for (offset, block) in doc.blocks[range].iter().enumerate() {
+        let index = start + offset;
         thresher_core::budget::check();
         let spans = &doc.spans[block.span_start as usize..block.span_end as usize];
         let text = match short.get(block.text.as_str()) {
@@ -217,12 +220,13 @@ fn blocks<'py>(
 /// ``end_blocks`` (int64 arrays), ``attrs`` (an [`ElementAttributes`]: a dict per element,
 /// or ``empty`` for elements without attributes, and for all but ``<html>`` and skipped
 /// elements unless ``attributes``), ``lang`` (the ``<html>`` element's ``lang``, or None),
-/// ``blocks`` (one ``block_type`` per block: see [`blocks`]), ``title``, ``meta``, ``json_ld`` and ``skipped``.
+/// ``title``, ``meta``, ``json_ld``, ``skipped`` and ``page`` (the native [`Page`], which
+/// makes the blocks on demand: see [`blocks`]).
 ///
 /// ``html`` is the page's text, or the page's own bytes when they are that text in UTF-8
 /// (read as they are: no copy of the text is encoded).
 #[pyfunction]
-#[pyo3(signature = (html, *, max_attributes, max_depth, attributes, empty, block_type))]
+#[pyo3(signature = (html, *, max_attributes, max_depth, attributes, empty))]
 fn build_document<'py>(
     py: Python<'py>,
     html: &Bound<'py, PyAny>,
@@ -230,7 +234,6 @@ fn build_document<'py>(
     max_depth: u32,
     attributes: bool,
     empty: &Bound<'py, PyAny>,
-    block_type: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let source = match html.cast::<PyBytes>() {
         Ok(bytes) => std::str::from_utf8(bytes.as_bytes())
@@ -255,7 +258,7 @@ fn build_document<'py>(
     })?
     .map_err(|_| PyRuntimeError::new_err("the native parser failed on this page"))?;
     // Making the Python objects of a large page takes a while too.
-    budget::held(py, || columns(py, dom, doc, attributes, empty, block_type))
+    budget::held(py, || columns(py, dom, doc, attributes, empty))
 }
 
 /// [`build_document`]'s dict of columns, made of the parsed page.
@@ -265,7 +268,6 @@ fn columns<'py>(
     doc: Document,
     attributes: bool,
     empty: &Bound<'py, PyAny>,
-    block_type: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut strings = Strings::new(py);
     let out = PyDict::new(py);
@@ -275,15 +277,14 @@ fn columns<'py>(
         tags.append(strings.get(dom.tag(node)))?;
     }
     out.set_item("tags", tags)?;
+    // Lists, not arrays: the common extraction never loads numpy.
     for (name, column) in [
         ("parents", &doc.parents),
         ("depths", &doc.depths),
         ("first_blocks", &doc.first_blocks),
         ("end_blocks", &doc.end_blocks),
     ] {
-        let array = PyArray1::from_slice(py, column);
-        array.readwrite().make_nonwriteable();
-        out.set_item(name, array)?;
+        out.set_item(name, PyTuple::new(py, column)?)?;
     }
     let root = doc.nodes.first().copied();
     let lang = root
@@ -298,7 +299,6 @@ fn columns<'py>(
         empty: empty.clone().unbind(),
     };
     out.set_item("attrs", attrs)?;
-    out.set_item("blocks", blocks(py, &dom, &doc, block_type, &mut strings)?)?;
     out.set_item("title", doc.head.title.as_str())?;
     out.set_item("meta", doc.head.meta.clone())?;
     out.set_item("json_ld", doc.head.json_ld.clone())?;
@@ -324,6 +324,13 @@ fn hidden_signals(attrs: Vec<(String, String)>) -> Vec<&'static str> {
             thresher_core::hidden::signal([(name.as_str(), value.as_str())])
         })
         .collect()
+}
+
+/// How deep arrays and objects nest in JSON text, brackets inside strings aside (a scan, no
+/// parse).
+#[pyfunction]
+fn json_nesting_depth(raw: &str) -> usize {
+    thresher_core::text::json_nesting_depth(raw)
 }
 
 /// Kohlschütter's text density of one text (the ``text_density`` feature column).
@@ -476,12 +483,14 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(learned::decide, module)?)?;
     module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
+    module.add_function(wrap_pyfunction!(json_nesting_depth, module)?)?;
     module.add_function(wrap_pyfunction!(wrap_counts, module)?)?;
     module.add_function(wrap_pyfunction!(hidden_signals, module)?)?;
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;
     module.add_class::<CommentWords>()?;
     module.add_class::<select::Selectors>()?;
+    module.add_class::<SelectionRules>()?;
     module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
     module.add("BLOCK_TAG_ONE_HOT", context::BLOCK_TAG_ONE_HOT.to_vec())?;
     module.add("NEIGHBOUR_COLUMNS", neighbours::NEIGHBOUR_COLUMNS.to_vec())?;

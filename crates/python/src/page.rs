@@ -14,6 +14,7 @@ use thresher_core::features::page::Head;
 use thresher_core::features::tree::{self, TreeFacts, TreeParams};
 use thresher_core::features::{candidates, overlap, shallow, stage2, tokens};
 use thresher_core::filters;
+use thresher_core::selection::{self, PageView, SelectionParams};
 
 use crate::budget::detach;
 use thresher_core::hash::HashSet;
@@ -66,6 +67,45 @@ impl Page {
     }
 }
 
+/// Ranges of up to this many blocks are made without entering the time budget's watch.
+const HELD_BLOCKS: usize = 256;
+
+impl Page {
+    /// Per element: it or an ancestor names a comment section.
+    fn comment_element_flags(&self, words: &CommentWords) -> Vec<bool> {
+        // The tree facts, when the features have computed them, number the id and class
+        // values already: each is then judged once.
+        match self.facts.get() {
+            Some((_, facts)) => filters::comment_elements_by_slots(
+                &self.dom,
+                &self.doc,
+                &facts.values,
+                &facts.class_slot,
+                &facts.id_slot,
+                &words.params,
+            ),
+            None => filters::comment_elements(&self.dom, &self.doc, self.attributes, &words.params),
+        }
+    }
+
+    fn view(&self) -> PageView<'_> {
+        PageView {
+            dom: &self.dom,
+            doc: &self.doc,
+            attributes: self.attributes,
+        }
+    }
+}
+
+/// One label per block, or the caller's error.
+fn per_block(labels: &[bool], blocks: usize) -> PyResult<()> {
+    if labels.len() == blocks {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err("the labels need one value per block"))
+    }
+}
+
 /// Numbers each `TreeFactsParams` built, so a page knows which its kept facts came from.
 static PARAMS_BUILT: AtomicU64 = AtomicU64::new(0);
 
@@ -98,6 +138,42 @@ impl TreeFactsParams {
             },
             id: PARAMS_BUILT.fetch_add(1, Ordering::Relaxed),
             base_names: OnceLock::new(),
+        }
+    }
+}
+
+/// The selection's thresholds (``thresher.render.selection.SelectionParams``, in its field
+/// order), built once.
+#[pyclass(frozen, module = "thresher._core")]
+pub(crate) struct SelectionRules {
+    params: SelectionParams,
+}
+
+#[pymethods]
+impl SelectionRules {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        navigation_max_words: u64,
+        navigation_min_link_density: f64,
+        table_max_cell_chars: u32,
+        table_max_link_density: f64,
+        table_min_kept_share: f64,
+        short_list_max_blocks: i64,
+        list_max_link_density: f64,
+        heading_min_link_density: f64,
+    ) -> Self {
+        SelectionRules {
+            params: SelectionParams {
+                navigation_max_words,
+                navigation_min_link_density,
+                table_max_cell_chars,
+                table_max_link_density,
+                table_min_kept_share,
+                short_list_max_blocks,
+                list_max_link_density,
+                heading_min_link_density,
+            },
         }
     }
 }
@@ -213,20 +289,104 @@ impl Page {
         py: Python<'py>,
         words: &CommentWords,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        // The tree facts, when the features have computed them, number the id and class
-        // values already: each is then judged once.
-        let inside = detach(py, || match self.facts.get() {
-            Some((_, facts)) => filters::comment_elements_by_slots(
-                &self.dom,
-                &self.doc,
-                &facts.values,
-                &facts.class_slot,
-                &facts.id_slot,
-                &words.params,
-            ),
-            None => filters::comment_elements(&self.dom, &self.doc, self.attributes, &words.params),
-        })?;
+        let inside = detach(py, || self.comment_element_flags(words))?;
         Ok(PyArray1::from_vec(py, inside))
+    }
+
+    /// Per block: ``only`` holds it (one bool per block) and it lies in a comment section.
+    fn comment_blocks(
+        &self,
+        py: Python<'_>,
+        words: &CommentWords,
+        only: Vec<bool>,
+    ) -> PyResult<Vec<bool>> {
+        per_block(&only, self.doc.blocks.len())?;
+        detach(py, || {
+            let inside = self.comment_element_flags(words);
+            filters::inside_blocks(&self.doc, &inside, &only)
+        })
+    }
+
+    /// The kept comment blocks to drop (``keep``, ``comments``: one bool per block): none when
+    /// their words are more than ``max_share`` of the kept words (see
+    /// ``thresher.filters.CommentParams``).
+    fn comment_drop(
+        &self,
+        keep: Vec<bool>,
+        comments: Vec<bool>,
+        max_share: f64,
+    ) -> PyResult<Vec<bool>> {
+        per_block(&keep, self.doc.blocks.len())?;
+        per_block(&comments, self.doc.blocks.len())?;
+        Ok(filters::comment_drop(
+            &self.doc, &keep, &comments, max_share,
+        ))
+    }
+
+    /// The blocks' texts to identify the page's language from, longest first, up to ``limit``
+    /// characters (see ``thresher.document.language.sample_text``).
+    fn language_sample(&self, py: Python<'_>, limit: usize) -> PyResult<String> {
+        detach(py, || self.doc.language_sample(limit))
+    }
+
+    /// Per block: it lies inside an element whose tag is one of ``tags``.
+    fn blocks_inside(&self, py: Python<'_>, tags: Vec<String>) -> PyResult<Vec<bool>> {
+        detach(py, || {
+            let nearest = self.doc.nearest(&self.dom, &tags);
+            let inside: Vec<bool> = nearest.iter().map(|&n| n >= 0).collect();
+            filters::inside_blocks(&self.doc, &inside, &vec![true; self.doc.blocks.len()])
+        })
+    }
+
+    /// The blocks of ``labels`` (one bool per block) to write, completed and tidied
+    /// (``thresher.render.selection.select``): the block indices in order, the tidied
+    /// headings' ``{index: (text, spans)}``, the tables written whole, and whether the last
+    /// block is a heading written as a plain paragraph.
+    fn select<'py>(
+        &self,
+        py: Python<'py>,
+        labels: Vec<bool>,
+        rules: &SelectionRules,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        per_block(&labels, self.doc.blocks.len())?;
+        let chosen = detach(py, || {
+            selection::select(&self.view(), &labels, &rules.params)
+        })?;
+        let tidied = PyDict::new(py);
+        for (index, t) in &chosen.tidied {
+            let spans = PyTuple::new(
+                py,
+                t.spans
+                    .iter()
+                    .map(|(text, element)| (text.as_str(), *element)),
+            )?;
+            tidied.set_item(index, (t.text.as_str(), spans))?;
+        }
+        (
+            PyList::new(py, &chosen.blocks)?,
+            tidied,
+            PyList::new(py, &chosen.tables)?,
+            chosen.last_heading_plain,
+        )
+            .into_pyobject(py)
+    }
+
+    /// The text output of ``labels`` (one bool per block) in one call: the selection
+    /// (``select``) written as ``thresher.render.text`` writes it, before NFC normalisation.
+    /// ``texts``: block texts the caller made (a formula's TeX in its place), by block index.
+    fn plain_text(
+        &self,
+        py: Python<'_>,
+        labels: Vec<bool>,
+        rules: &SelectionRules,
+        texts: thresher_core::hash::HashMap<u32, String>,
+    ) -> PyResult<String> {
+        per_block(&labels, self.doc.blocks.len())?;
+        detach(py, || {
+            let view = self.view();
+            let chosen = selection::select(&view, &labels, &rules.params);
+            selection::plain_text(&view, &chosen, &texts)
+        })
     }
 
     /// The facts of every element, as a dict of columns (see ``thresher.features.TreeFacts``).
@@ -313,14 +473,9 @@ impl Page {
         }
     }
 
-    /// Per element, the nearest ancestor-or-self whose tag is in ``tags`` (-1: none).
-    fn nearest<'py>(
-        &self,
-        py: Python<'py>,
-        tags: Vec<String>,
-    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let out = detach(py, || self.doc.nearest(&self.dom, &tags))?;
-        Ok(PyArray1::from_vec(py, out))
+    /// Per element, the nearest ancestor-or-self whose tag is in ``tags`` (-1: none), a list.
+    fn nearest(&self, py: Python<'_>, tags: Vec<String>) -> PyResult<Vec<i64>> {
+        detach(py, || self.doc.nearest(&self.dom, &tags))
     }
 
     /// The blocks' counts as read-only arrays, in ``thresher.blocks.BlockNumbers``' order:
@@ -546,6 +701,27 @@ impl Page {
             thresher_core::features::cetr::block_content(&self.doc)
         })?;
         Ok(PyArray1::from_vec(py, content))
+    }
+
+    /// Blocks ``start`` to ``end`` (clamped to the page) as ``block_type`` rows (see
+    /// ``thresher.document.blocks.Block``): the Python document makes its blocks here, when a
+    /// caller first reads them.
+    fn blocks<'py>(
+        &self,
+        py: Python<'py>,
+        start: usize,
+        end: usize,
+        block_type: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let end = end.min(self.doc.blocks.len());
+        let start = start.min(end);
+        // Making a few blocks takes no time: only a long range is made under the time budget.
+        if end - start <= HELD_BLOCKS {
+            return crate::blocks(py, &self.dom, &self.doc, start..end, block_type);
+        }
+        crate::budget::held(py, || {
+            crate::blocks(py, &self.dom, &self.doc, start..end, block_type)
+        })
     }
 
     /// How many blocks the page has.

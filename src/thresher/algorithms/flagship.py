@@ -23,14 +23,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import _core
+from .._lazy import LazyModule
 from ..document.blocks import Document
 from ..inference import learned as L
 from .base import Algorithm, Classification, Context
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 MODEL_FILE = "thresher.npz"
 ACCURATE_MODEL_FILE = "thresher-accurate.npz"

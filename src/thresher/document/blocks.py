@@ -15,13 +15,12 @@ return labels or scores; nothing here is mutated after construction.
 """
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple, cast, overload
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple, cast, overload
 
 from .. import _core
 from .._lazy import cached_property
@@ -29,6 +28,9 @@ from ..errors import InputError
 from . import jsonld
 from .budget import check as check_budget
 from .parse import ParseLimits, xml_root
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # The walk's tag classes, as the core defines them (crates/core/src/document.rs): elements that
 # start and end a block, headings, and elements whose content is never page text (scripts, the
@@ -124,17 +126,6 @@ class ElementTable(Sequence[Element]):
     def __len__(self) -> int:
         return len(self.tags)
 
-    @cached_property
-    def arrays(self) -> ElementArrays:
-        """The integer columns as read-only int64 arrays, converted once per document
-        (several feature stages read them)."""
-        n = len(self.tags)
-        columns = [np.asarray(c, np.int64).reshape(n) for c in
-                   (self.parents, self.depths, self.first_blocks, self.end_blocks)]
-        for column in columns:
-            column.flags.writeable = False
-        return ElementArrays(*columns)
-
     @overload
     def __getitem__(self, index: int) -> Element: ...
 
@@ -148,15 +139,6 @@ class ElementTable(Sequence[Element]):
             index += len(self.tags)
         return Element(index, self.tags[index], self.parents[index], self.depths[index],
                        MappingProxyType(self.attrs[index]), self.first_blocks[index], self.end_blocks[index])
-
-
-class ElementArrays(NamedTuple):
-    """:class:`ElementTable`'s integer columns as arrays (``parents`` keeps -1 for the root)."""
-
-    parents: np.ndarray
-    depths: np.ndarray
-    first_blocks: np.ndarray
-    end_blocks: np.ndarray
 
 
 # A run of text and the element that directly contains it: (text, element). A plain tuple, not
@@ -200,32 +182,107 @@ class BlockNumbers(NamedTuple):
     @property
     def link_density(self) -> np.ndarray:
         """:attr:`Block.link_density` of every block."""
+        import numpy as np  # loaded by the first caller that reads columns
+
         return np.divide(self.link_chars, self.chars, out=np.zeros(len(self.chars)), where=self.chars > 0)
 
 
-_NUMBER_FIELDS = tuple(Block._fields.index(name) for name in (
-    "char_count", "word_count", "link_char_count", "link_word_count", "tag_count", "is_heading", "element"))
+class PageBlocks(Sequence[Block]):
+    """A parsed page's blocks, made by the native core (``_core.Page.blocks``) when a caller
+    first reads them: one block at a time for an index, a run for a slice, all of them for an
+    iteration. Extraction to text reads none of them; an algorithm written in Python, explain,
+    ``blocks=True`` and the structured renderers read those they need. The page
+    (:attr:`page`) is the document's one store of its blocks and their text."""
 
+    __slots__ = ("_made", "_whole", "page")
 
-def block_numbers(blocks: Sequence[Block]) -> BlockNumbers:
-    """The counts of ``blocks`` as columns, in one pass over them."""
-    if not blocks:
-        none = np.zeros(0)
-        return BlockNumbers(none, none, none, none, none, none, np.zeros(0, np.int64))
-    fields = list(zip(*blocks))
-    *counts, element = (fields[i] for i in _NUMBER_FIELDS)
-    columns = [np.array(c, np.float64) for c in counts] + [np.array(element, np.int64)]
-    for column in columns:
-        column.flags.writeable = False  # shared by every reader of the document
-    return BlockNumbers(*columns)
+    def __init__(self, page: _core.Page) -> None:
+        self.page = page
+        # The blocks made so far, by index (None: not yet), and all of them once made.
+        self._made: list[Block | None] | None = None
+        self._whole: tuple[Block, ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self.page)
+
+    def _all(self) -> tuple[Block, ...]:
+        whole = self._whole
+        if whole is None:
+            made = self._made
+            if made is None or None in made:
+                whole = tuple(cast("list[Block]", self.page.blocks(0, len(self.page), Block)))
+                if made is not None:  # blocks read before stay the very objects handed out
+                    whole = tuple(old if old is not None else new for old, new in zip(made, whole))
+            else:
+                whole = tuple(cast("list[Block]", made))
+            self._whole = whole
+        return whole
+
+    @overload
+    def __getitem__(self, index: int) -> Block: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Block, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Block | tuple[Block, ...]:
+        whole = self._whole
+        if whole is not None:
+            return whole[index]
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return self._all()[index]
+            return tuple(self[i] for i in range(start, stop)) if stop - start < 8 else self._run(start, stop)
+        n = len(self)
+        i = operator.index(index)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("block index out of range")
+        made = self._made
+        if made is None:
+            made = self._made = [None] * n
+        block = made[i]
+        if block is None:
+            block = made[i] = cast("list[Block]", self.page.blocks(i, i + 1, Block))[0]
+        return block
+
+    def _run(self, start: int, stop: int) -> tuple[Block, ...]:
+        """Blocks ``start`` to ``stop``, those not made yet made in one native call."""
+        made = self._made
+        if made is None:
+            made = self._made = [None] * len(self)
+        if None in made[start:stop]:
+            fresh = cast("list[Block]", self.page.blocks(start, stop, Block))
+            for i, block in enumerate(fresh, start):
+                if made[i] is None:
+                    made[i] = block
+        return tuple(cast("list[Block]", made[start:stop]))
+
+    def __iter__(self) -> Iterator[Block]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PageBlocks):
+            return other is self or self._all() == other._all()
+        return isinstance(other, tuple) and self._all() == other
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, so never hashed like one
+
+    def __repr__(self) -> str:
+        return f"PageBlocks({len(self)} blocks)"
 
 
 @dataclass(frozen=True)
 class Document:
-    """A parsed page: elements, blocks and the page-level facts extractors need."""
+    """A parsed page: elements, blocks and the page-level facts extractors need.
+
+    A parsed page's ``blocks`` are a :class:`PageBlocks`, a view over the native page, which
+    holds the blocks and computes the feature columns (:attr:`native`); a document built in
+    Python (a tuple of blocks) has no native page."""
 
     elements: ElementTable
-    blocks: tuple[Block, ...]
+    blocks: Sequence[Block]
     title: str = ""
     lang: str = ""
     url: str | None = None
@@ -234,21 +291,25 @@ class Document:
     encoding: str = ""
     source_length: int = 0
     skipped: frozenset[int] = field(default_factory=frozenset)  # elements not walked (script, ...)
-    # The native core's copy of this document, which computes feature columns (thresher._core.Page);
-    # a document derived from another (pruned blocks) carries the matching native copy.
-    native: Any = field(default=None, repr=False, compare=False)
+    # Inline tags the renderers write as plain text (``include_formatting=False``:
+    # :func:`thresher.filters.unformatted`).
+    unmarked: frozenset[str] = frozenset()
 
     def __len__(self) -> int:
         return len(self.blocks)
 
+    @property
+    def native(self) -> Any:
+        """The native core's page (``thresher._core.Page``) this document is a view of: it holds
+        the blocks and computes the feature columns. None for a document built in Python."""
+        blocks = self.blocks
+        return blocks.page if isinstance(blocks, PageBlocks) else None
+
     @cached_property
     def numbers(self) -> BlockNumbers:
-        """The blocks' counts as numpy columns, built on first use (derived, never changed):
-        by the core when the document has its native copy, else from the blocks."""
-        native = self.native
-        if native is not None and len(native) == len(self.blocks):
-            return BlockNumbers(*native.block_numbers())
-        return block_numbers(self.blocks)
+        """The blocks' counts as numpy columns, made by the core on first use (derived, never
+        changed)."""
+        return BlockNumbers(*self.native.block_numbers())
 
     def element_blocks(self, element: int) -> range:
         """Indices of the blocks inside ``element``'s subtree."""
@@ -305,27 +366,13 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _parse_and_walk(html: str | bytes, limits: ParseLimits, attributes: bool) -> _core.DocumentColumns:
-    """The core's document of ``html``. The core makes one :class:`Block` per block and leaves
-    the blocks and their spans out of the cyclic garbage collector's care (they hold only
-    strings, ints and such tuples): on a page of very many blocks, collections then have
-    nothing of the page to walk, and no process-wide collector setting is touched."""
+    """The core's document of ``html``: its element columns, head facts and native page (which
+    makes the blocks when they are read: :class:`PageBlocks`)."""
     try:
         return _core.build_document(html, max_attributes=limits.max_attributes, max_depth=limits.max_depth,
-                                    attributes=attributes, empty=NO_ATTRIBUTES, block_type=Block)
+                                    attributes=attributes, empty=NO_ATTRIBUTES)
     except RuntimeError as exc:  # the core's parser failed (a bug): the page cannot be read
         raise InputError(f"the page could not be parsed: {exc}") from None
-
-
-def _block_numbers(column: np.ndarray, blocks: tuple[Block, ...]) -> tuple[int, ...]:
-    """``column``'s block numbers as a tuple of ints, each the very int object of its block's
-    ``index`` (and the block count's one int past the last): on a page of many elements the
-    numbers then take no memory of their own."""
-    values = column.tolist()
-    if not values or column.min() < 0 or column.max() > len(blocks):
-        return tuple(values)
-    pool = [block.index for block in blocks]
-    pool.append(len(blocks))
-    return tuple(map(pool.__getitem__, values))
 
 
 def build_document(html: str, url: str | None = None, *, encoding: str = "",
@@ -358,15 +405,10 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     tags = tuple(raw["tags"])
     if not tags:
         raise InputError("the parser produced no document")
-    arrays = ElementArrays(raw["parents"], raw["depths"], raw["first_blocks"], raw["end_blocks"])
-    blocks = cast("tuple[Block, ...]", tuple(raw["blocks"]))
-    parents, depths = (tuple(column.tolist()) for column in arrays[:2])
-    first_blocks, end_blocks = (_block_numbers(column, blocks) for column in arrays[2:])
-    check_budget()
-    elements = ElementTable(tags, parents, depths, ElementAttributes(raw["attrs"]), first_blocks, end_blocks)
-    elements.__dict__["arrays"] = arrays  # the cached columns, already read-only arrays
+    elements = ElementTable(tags, raw["parents"], raw["depths"], ElementAttributes(raw["attrs"]),
+                            raw["first_blocks"], raw["end_blocks"])
     lang = (raw["lang"] or "").replace("_", "-").split("-")[0].strip().lower()
     return Document(
-        elements=elements, blocks=blocks,
+        elements=elements, blocks=PageBlocks(raw["page"]),
         title=raw["title"], lang=lang, url=url, meta=tuple(raw["meta"]), json_ld=tuple(raw["json_ld"]),
-        encoding=encoding, source_length=len(html), skipped=frozenset(raw["skipped"]), native=raw["page"])
+        encoding=encoding, source_length=len(html), skipped=frozenset(raw["skipped"]))

@@ -11,34 +11,22 @@ bounded by the same depth.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 
-import numpy as np
+from .. import _core
 
 # Real JSON-LD blocks are a few kilobytes and nest a handful of levels.
 MAX_CHARS = 2_000_000
 MAX_DEPTH = 64
 
-# A JSON string, its closing quote optional so that an unterminated one ends the text instead of
-# being retried from every later quote (which would take quadratic time).
-_STRING = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"?')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_OPENERS = np.frombuffer(b"[{", dtype=np.uint8)
-
-
 def nesting_depth(raw: str) -> int:
     """How deep arrays and objects nest in JSON text, brackets inside strings aside.
 
-    A linear scan of the text, no parse: for valid JSON (and for the part of
-    invalid JSON a parser reads before it fails) this is the depth the parser reaches.
+    A linear scan of the text by the core, no parse: for valid JSON (and for the part of
+    invalid JSON a parser reads before it fails) this is the depth the parser reaches. A
+    string runs to its closing quote, or to the end of the text when it has none.
     """
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", raw))
-    if not brackets:
-        return 0
-    codes = np.frombuffer(brackets.encode("ascii"), dtype=np.uint8)
-    steps = np.where(np.isin(codes, _OPENERS), 1, -1)
-    return max(0, int(np.cumsum(steps).max()))
+    return _core.json_nesting_depth(raw)
 
 
 def is_within_limits(raw: str, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH) -> bool:

@@ -115,24 +115,6 @@ def identify(text: str) -> str:
     return code
 
 
-def is_markup(text: str) -> bool:
-    """Text that reads as markup (escaped HTML in a ``<noscript>``, say): it has no language."""
-    return text.lstrip().startswith("<")
-
-
-def sample_text(texts, limit: int = _SAMPLE_CHARS) -> str:
-    """The longest texts first, up to ``limit`` characters: prose identifies best."""
-    out, size = [], 0
-    for text in sorted(texts, key=len, reverse=True):  # markup is skipped as met: most texts never are
-        if is_markup(text):
-            continue
-        out.append(text)
-        size += len(text)
-        if size >= limit:
-            break
-    return "\n".join(out)
-
-
 def page_language(doc, requested: str | None = None) -> str:
     """The caller's language, else identification over the page's longest blocks.
 
@@ -141,5 +123,7 @@ def page_language(doc, requested: str | None = None) -> str:
     """
     if requested:
         return requested.lower().split("-")[0]
-    detected = identify(sample_text(block.text for block in doc.blocks))
+    # The core takes the sample from the page's blocks (the longest first, markup skipped: prose
+    # identifies best), and no block is made in Python for it.
+    detected = identify(doc.native.language_sample(_SAMPLE_CHARS))
     return detected or doc.lang or ""

@@ -8,12 +8,16 @@ points, and units outside the origin's cluster are content.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import _core
+from .._lazy import LazyModule
 from ..document.blocks import Document
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 # The paper's settings: the algorithm's defaults and the flagship's ``cetr_cluster`` column.
 SIGMA = 1.0

@@ -6,11 +6,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain as iter_chain
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .. import _core
+from .._lazy import LazyModule
 from ..errors import ModelError
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 # The columns whose neighbours' values are features (the core's list,
 # crates/core/src/features/neighbours.rs).

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .. import _core
+from .._lazy import LazyModule
 from ..document.blocks import Document
 from .columns import Columns
 from .head import page_types, structured_text
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 # id/class cue words; matched against whole tokens after splitting on non-alphanumerics.
 NEGATIVE_CUES = frozenset(

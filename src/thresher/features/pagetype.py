@@ -16,14 +16,18 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
-import numpy as np
-
+from .._lazy import LazyModule
 from ..document.blocks import Document
 from .head import page_types
 from .native import tree_facts
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 # Element tags counted on the page (log of one plus the count).
 COUNTED_TAGS = ("a", "p", "form", "input", "button", "select", "option", "textarea", "label", "table", "tr",

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import _core
-from .._lazy import cached_property
+from .._lazy import LazyModule, cached_property
 from ..document.blocks import Document
 from .columns import Columns
 from .native import tree_params
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 
 @dataclass(frozen=True)

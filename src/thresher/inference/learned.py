@@ -20,15 +20,15 @@ ones training reads (the same native feature code, one group at a time), and
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import _core, features as F
+from .._lazy import LazyModule
 from ..document.blocks import Document
 from ..document.language import stopwords
 from ..errors import ModelError
@@ -37,7 +37,12 @@ from ..features.cetr import block_content
 from ..features.head import page_types, structured_text
 from ..features.native import native_stop_words, tree_params
 from .seqmodel import SequenceNet
-from .treemodel import Model, build, probability, read, sigmoid
+from .treemodel import Model, RawArray, build, probability, read_raw, sigmoid
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 # Kohlschütter's text and link density, as Dragnet names them, plus the block's word count (which
 # Dragnet's own shallow features lack; docs/design-measurements.md).
@@ -238,7 +243,7 @@ class LearnedModel:
     extraction scores with), and the same models as Python objects with the vocabulary,
     threshold and meta they were trained with (what the explain details read)."""
 
-    models: dict
+    models: Mapping[str, Model]
     vocabulary: tuple[str, ...]
     threshold: float
     meta: dict
@@ -278,14 +283,44 @@ def load_learned(path: str) -> LearnedModel:
 
 @lru_cache(maxsize=8)
 def _load_learned(path: str, _mtime_ns: int, _size: int) -> LearnedModel:
-    header, arrays = read(path)
+    header, arrays = read_raw(path)
     native = native_model(path, header, arrays)
-    models, meta = build(path, header, arrays)
+    meta = header.get("meta", {})
     vocabulary = tuple(meta.get("vocabulary", ()))
-    return LearnedModel(models, vocabulary, native.threshold, meta, native, F.Vocabulary(vocabulary))
+    return LearnedModel(FileModels(path, header, arrays), vocabulary, native.threshold, meta, native,
+                        F.Vocabulary(vocabulary))
 
 
-def native_model(path: str, header: dict, arrays: dict[str, np.ndarray]) -> _core.LearnedModel:
+class FileModels(Mapping[str, Model]):
+    """A model file's models as Python objects, by name, made on first read (explain and
+    training read them; extraction scores with the native model alone, and never loads numpy
+    for them)."""
+
+    def __init__(self, path: str, header: dict, arrays: Mapping[str, RawArray]) -> None:
+        self._path, self._header, self._arrays = path, header, arrays
+        self._built: dict[str, Model] | None = None
+
+    def _models(self) -> dict[str, Model]:
+        built = self._built
+        if built is None:
+            arrays = {key: raw.array() for key, raw in self._arrays.items()}
+            built = self._built = build(self._path, self._header, arrays)[0]
+        return built
+
+    def __getitem__(self, name: str) -> Model:
+        return self._models()[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._header["models"]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._header["models"])
+
+    def __len__(self) -> int:
+        return len(self._header["models"])
+
+
+def native_model(path: str, header: dict, arrays: Mapping[str, np.ndarray | RawArray]) -> _core.LearnedModel:
     """The core's model of a file's ``header`` and ``arrays``: every array is checked (shapes,
     indices in range, finite values where they must be), and a file that is not sound is a
     :class:`ModelError` saying what is wrong."""

@@ -20,14 +20,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from .._lazy import LazyModule
 from ..document.blocks import Document
 from ..errors import ModelError
 from ..features.pagetype import PAGE_FEATURES, PageSignals, page_signals
 from .learned import shipped_model_path
 from .treemodel import LinearModel, TreeEnsemble, load
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 TASK = "page-type"
 FILENAME = "pagetype.npz"

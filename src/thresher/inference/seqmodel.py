@@ -19,12 +19,16 @@ them; :mod:`thresher.training.sequence` trains it, and ``thresher._core.Sequence
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .. import _core
-from .._lazy import cached_property
+from .._lazy import LazyModule, cached_property
 from ..errors import ModelError
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
 
 CLIP = 6.0
 # weight names, besides the per-layer ones "layer{i}.{name}" for each of LAYER_WEIGHTS

@@ -104,32 +104,13 @@ def clean_text(text: str) -> str:
     return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
-def clean_join(texts: Sequence[str], separator: str = "\n\n") -> str:
-    """``separator.join`` of the non-empty :func:`clean_text` of ``texts``. When no text holds
-    an invisible character (none is emptied then) the join is cleaned at once: NFC composes
-    nothing across a line break, so normalising the whole is normalising each part.
-    ``separator`` must be line breaks."""
-    joined = separator.join(texts)
-    if "" in texts or (not joined.isascii() and any(char in joined for char in _INVISIBLE_CHARS)):
-        return separator.join(filter(None, map(clean_text, texts)))
-    if joined.isascii() or unicodedata.is_normalized("NFC", joined):
-        return joined
-    return unicodedata.normalize("NFC", joined)
-
-
 # -- layout: nearest ancestors, one column pass each
 
 def nearest(doc: Document, tags: frozenset[str]) -> list[int]:
-    """Per element, the nearest ancestor-or-self whose tag is in ``tags`` (-1: none); by the
-    core when the document has its native copy."""
-    if doc.native is not None:
-        found: list[int] = doc.native.nearest(sorted(tags)).tolist()
-        return found
-    columns = doc.elements
-    out = [-1] * len(columns)
-    for i, (tag, parent) in enumerate(zip(columns.tags, columns.parents)):
-        out[i] = i if tag in tags else (out[parent] if parent >= 0 else -1)
-    return out
+    """Per element, the nearest ancestor-or-self whose tag is in ``tags`` (-1: none), found by
+    the core."""
+    found: list[int] = doc.native.nearest(sorted(tags))
+    return found
 
 
 class Layout(NamedTuple):
@@ -148,7 +129,7 @@ class Layout(NamedTuple):
 
 def layout(doc: Document) -> Layout:
     return Layout(
-        inline=nearest(doc, frozenset(INLINE_MARKS)), heading=nearest(doc, HEADING_TAGS),
+        inline=nearest(doc, frozenset(INLINE_MARKS) - doc.unmarked), heading=nearest(doc, HEADING_TAGS),
         li=nearest(doc, frozenset({"li"})), lists=nearest(doc, frozenset({"ul", "ol"})),
         row=nearest(doc, frozenset({"tr"})), table=nearest(doc, frozenset({"table"})),
         quote=nearest(doc, frozenset({"blockquote"})), pre=nearest(doc, frozenset({"pre"})))

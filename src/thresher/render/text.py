@@ -6,66 +6,34 @@ line; ``pre`` blocks keep their line breaks (the document model keeps them),
 and consecutive blocks of one ``pre`` (a highlighter's one element per line of
 code) are one paragraph, a line each. A table written whole is one paragraph:
 its caption, then a line per row, its cells separated by `` | ``. A block holding a MathML
-formula says it in TeX (``$...$``: :mod:`~thresher.render.formulas`). This is the benchmarks'
-hot path: a page without ``pre``, ``math`` or whole tables is nothing but a join.
+formula says it in TeX (``$...$``: :mod:`~thresher.render.formulas`).
+
+This is the benchmarks' hot path: the core makes the selection and writes it in one call
+(``_core.Page.plain_text``, ``crates/core/src/selection.rs``), and no block becomes a
+Python object; the text is then put in Unicode NFC as a whole. Only a page holding MathML
+has its formula blocks' texts made here first (the core writes them in their places).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import unicodedata
 from typing import Any
 
-from ..document.blocks import Block, Document
-from .common import cell_blocks, clean_join, clean_text, code_run_end, code_text, nearest, table_caption, table_rows
 from .extraction import Extraction
 from .formulas import Formulas, block_text, has_formula
-from .selection import select
+from .selection import SelectionParams, native_rules, select
 
-_PRE = frozenset({"pre"})
-_TABLE = frozenset({"table"})
-_ROW = frozenset({"tr"})
-CELL_SEPARATOR = " | "
+CELL_SEPARATOR = " | "  # between the cells of a table row (written by the core)
 
 
 def render(result: Extraction, **_options: Any) -> str:
-    selection = select(result)
-    kept = selection.blocks
     doc = result.document
+    rules = native_rules(SelectionParams())
     formulas = Formulas.of(doc, scripts=False)
+    texts: dict[int, str] = {}
     if formulas is not None:  # a formula's block says it in TeX
-        kept = [block._replace(text=block_text(formulas, block)) if has_formula(formulas, block) else block
-                for block in kept]
-    if not selection.tables and "pre" not in doc.elements.tags:
-        return clean_join([block.text for block in kept])
-    pre = nearest(doc, _PRE)
-    table = nearest(doc, _TABLE) if selection.tables else []
-    row = nearest(doc, _ROW) if selection.tables else []
-    paragraphs: list[str] = []
-    i = 0
-    while i < len(kept):
-        whole = table[kept[i].element] if table else -1
-        if whole in selection.tables:
-            paragraphs.append(table_text(doc, table, row, whole))
-            end = doc.elements.end_blocks[whole]
-            while i < len(kept) and kept[i].index < end:
-                i += 1
-            continue
-        end = code_run_end(pre, kept, i) if pre[kept[i].element] >= 0 else i + 1
-        paragraphs.append(clean_text(code_text(kept[i:end])))
-        i = end
-    return "\n\n".join(filter(None, paragraphs))
-
-
-def table_text(doc: Document, table: Sequence[int], row: Sequence[int], element: int) -> str:
-    """Every row of a table on a line of its own, cells separated by :data:`CELL_SEPARATOR`
-    (``table``/``row``: each element's nearest ``table``/``tr``)."""
-    caption = _cell_text(cell_blocks(doc, table_caption(doc, table, element)))
-    lines = [caption] if caption else []
-    for cells in table_rows(doc, table, row, element):
-        texts = [_cell_text(cell_blocks(doc, cell)) for cell in cells]
-        if any(texts):
-            lines.append(CELL_SEPARATOR.join(texts))
-    return "\n".join(lines)
-
-
-def _cell_text(blocks: Sequence[Block]) -> str:
-    return " ".join(clean_text(" ".join(block.text.split())) for block in blocks).strip()
+        texts = {block.index: block_text(formulas, block) for block in select(result).blocks
+                 if has_formula(formulas, block)}
+    text: str = doc.native.plain_text(result.labels, rules, texts)
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)
