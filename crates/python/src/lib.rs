@@ -31,7 +31,7 @@ mod models;
 mod page;
 
 use models::{SequenceNet, Trees};
-use page::{CommentWords, Page, StopWords, TreeFactsParams, Vocabulary};
+use page::{CommentSignals, CommentWords, Page, StopWords, TreeFactsParams, Vocabulary};
 
 /// One Python string per distinct value, so equal tags and attribute names share an object.
 struct Strings<'py> {
@@ -482,6 +482,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<StopWords>()?;
     module.add_class::<TreeFactsParams>()?;
     module.add_class::<CommentWords>()?;
+    module.add_class::<CommentSignals>()?;
     module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
     module.add("BLOCK_TAG_ONE_HOT", context::BLOCK_TAG_ONE_HOT.to_vec())?;
     module.add("NEIGHBOUR_COLUMNS", neighbours::NEIGHBOUR_COLUMNS.to_vec())?;

@@ -4,7 +4,8 @@ The blocks are those :func:`~thresher.render.selection.select` picks. Headings,
 list items and table cells are blocks of their own, so each sits on its own
 line; ``pre`` blocks keep their line breaks (the document model keeps them),
 and consecutive blocks of one ``pre`` (a highlighter's one element per line of
-code) are one paragraph, a line each. A table written whole is one paragraph:
+code) are one paragraph, a line each. With ``include_comments`` the page's comments follow
+the main content, written the same way. A table written whole is one paragraph:
 its caption, then a line per row, its cells separated by `` | ``. A block holding a MathML
 formula says it in TeX (``$...$``: :mod:`~thresher.render.formulas`). This is the benchmarks'
 hot path: a page without ``pre``, ``math`` or whole tables is nothing but a join.
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..document.blocks import Block, Document
+from .comments import comment_view
 from .common import cell_blocks, clean_join, clean_text, code_run_end, code_text, nearest, table_caption, table_rows
 from .extraction import Extraction
 from .formulas import Formulas, block_text, has_formula
@@ -27,6 +29,16 @@ CELL_SEPARATOR = " | "
 
 
 def render(result: Extraction, **_options: Any) -> str:
+    """The main content's text, then with ``include_comments`` the page's comments."""
+    text = main_text(result)
+    view = comment_view(result)
+    if view is None:
+        return text
+    return "\n\n".join(filter(None, (text, main_text(view))))
+
+
+def main_text(result: Extraction) -> str:
+    """The kept blocks' text (no comments added)."""
     selection = select(result)
     kept = selection.blocks
     doc = result.document
