@@ -66,7 +66,7 @@ class Result:
     @property
     def comments(self) -> str:
         """The page's comments as plain text, a paragraph per block ("" when it has none)."""
-        from .render.comments import comments_text
+        from .render.text import comments_text
 
         return comments_text(self)
 

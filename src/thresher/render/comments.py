@@ -67,12 +67,3 @@ def comment_view(result: Extraction) -> CommentView | None:
     if not (result.options.include_comments and result.comment_entries):
         return None
     return CommentView(result)
-
-
-def comments_text(result: Extraction) -> str:
-    """The page's comments as plain text (whatever ``include_comments`` says)."""
-    if not result.comment_entries:
-        return ""
-    from .text import main_text
-
-    return main_text(CommentView(result))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..document.blocks import Block, Document
-from .comments import comment_view
+from .comments import CommentView, comment_view
 from .common import cell_blocks, clean_join, clean_text, code_run_end, code_text, nearest, table_caption, table_rows
 from .extraction import Extraction
 from .formulas import Formulas, block_text, has_formula
@@ -35,6 +35,11 @@ def render(result: Extraction, **_options: Any) -> str:
     if view is None:
         return text
     return "\n\n".join(filter(None, (text, main_text(view))))
+
+
+def comments_text(result: Extraction) -> str:
+    """The page's comments as plain text (whatever ``include_comments`` says)."""
+    return main_text(CommentView(result)) if result.comment_entries else ""
 
 
 def main_text(result: Extraction) -> str:
