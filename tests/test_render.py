@@ -302,7 +302,7 @@ def test_json_fields():
     result = result_for("<h1>Titre</h1><p>Café crème</p>", labels=[True, False])
     data = json.loads(render(result, "json"))
     assert data == {"title": "A page", "language": "en", "url": URL, "algorithm": "test", "page_type": "",
-                    "text": "Titre",
+                    "text": "Titre", "comments": "",
                     "metadata": {"title": "A page", "author": "", "date": "", "site_name": "", "language": "",
                                  "url": URL, "description": "", "image": "", "tags": [], "page_type": "",
                                  "declared_type": ""}}
