@@ -93,7 +93,7 @@ class CommentParams:
     other_words: frozenset[str] = frozenset({"review", "reviews", "rating", "ratings", "testimonial", "feedback",
                                              "testimonials", "answer", "answers", "question", "questions"})
     max_entry_chars: int = 5000
-    max_link_share: float = 0.5
+    max_link_share: float = 0.8
     heading_words: frozenset[str] = frozenset({
         "comment", "comments", "reply", "replies", "response", "responses", "discussion", "thoughts",
         "reactions", "kommentar", "kommentare", "kommentarer", "commentaire", "commentaires", "comentario",

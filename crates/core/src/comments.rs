@@ -564,9 +564,9 @@ mod tests {
             parent_share: 0.6,
             headline_link_words: 2,
             teaser_link_words: 4,
-            other_words: set(&["review"]),
+            other_words: set(&["review", "reviews"]),
             max_entry_chars: 5000,
-            max_link_share: 0.5,
+            max_link_share: 0.8,
         }
     }
 
@@ -685,5 +685,50 @@ mod tests {
             run("<body><p>Story.</p><div id=comments><h3>Comments</h3><p>Lovely.</p></div></body>");
         assert_eq!(texts(&blocks, ENTRY), ["Lovely."]);
         assert_eq!(texts(&blocks, NAMED), ["Comments", "Lovely."]);
+    }
+
+    #[test]
+    fn a_byline_of_two_links_is_not_a_headline() {
+        let entry = |who: &str| {
+            format!(
+                "<li class=post><img class=user src='/avatar92.jpg'><header>\
+                 <a href='/by/{who}'>{who} Smith</a> <a href='#c'>2 hours ago</a></header>\
+                 <p>Said {who}.</p></li>"
+            )
+        };
+        let html = format!(
+            "<body><p>Story.</p><ul>{}{}{}</ul></body>",
+            entry("Ann"),
+            entry("Bob"),
+            entry("Cy")
+        );
+        let blocks = run(&html);
+        assert_eq!(
+            texts(&blocks, ENTRY),
+            [
+                "Ann Smith 2 hours ago",
+                "Said Ann.",
+                "Bob Smith 2 hours ago",
+                "Said Bob.",
+                "Cy Smith 2 hours ago",
+                "Said Cy."
+            ]
+        );
+        // One link of four words or more opening each entry is a teaser's title.
+        let teaser = html.replace("<a href='#c'>2 hours ago</a>", "and his long trip");
+        let teaser = teaser.replace("</a> and his long trip", " and his long trip</a>");
+        assert!(run(&teaser).iter().all(|(_, bits)| *bits == 0));
+    }
+
+    #[test]
+    fn reviews_are_not_comments_and_a_comment_count_link_is_no_signal() {
+        let html = "<body><p>Story.</p><div id=reviews class=comments>\
+                    <div class=comment><p>Good.</p></div><div class=comment><p>Bad.</p></div></div></body>";
+        assert!(run(html).iter().all(|(_, bits)| *bits == 0));
+        let card = "<div class=card><a class=comments-link href='/s#comments'>6</a>\
+                    <span class=author>Ann</span><time>May 2, 2024</time><p>News.</p></div>";
+        let html = format!("<body><div class=river>{card}{card}{card}</div></body>");
+        let blocks = run(&html);
+        assert!(blocks.iter().all(|(_, bits)| *bits == 0));
     }
 }
