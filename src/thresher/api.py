@@ -142,7 +142,7 @@ def _commented(doc: Document, classification: Classification, sections: np.ndarr
             return classification
         return without(classification, comment_drop(doc, labels, labels & (sections & NAMED > 0)))
     classification = without(classification, labels & (sections & SECTION > 0))
-    return without(classification, comment_headings(doc, classification.labels))
+    return without(classification, comment_headings(doc, classification.labels, sections & SECTION > 0))
 
 
 def _filtered(doc: Document, classification: Classification, options: Options) -> Classification:

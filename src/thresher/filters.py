@@ -61,7 +61,8 @@ class CommentParams:
     only when they are at most this share of the kept words (:func:`comment_drop`).
 
     ``heading_words``: a kept heading (or a block of at most ``short_title_words`` words) of at
-    most ``heading_max_words`` words with one of these words (digits and punctuation aside)
+    most ``heading_max_words`` words with one of these words (or opening with a number and
+    holding one of ``count_words``) (digits and punctuation aside)
     after which nothing of the main content is kept is a comment section's title ("3
     Comments", "Leave a Reply"), not content.
     """
@@ -95,10 +96,10 @@ class CommentParams:
     max_entry_chars: int = 5000
     max_link_share: float = 0.8
     heading_words: frozenset[str] = frozenset({
-        "comment", "comments", "reply", "replies", "response", "responses", "discussion", "thoughts",
-        "reactions", "kommentar", "kommentare", "kommentarer", "commentaire", "commentaires", "comentario",
-        "comentarios", "comentários", "commenti", "commento", "reacties", "komentarze", "komentáře",
-        "комментарии", "коментарі", "yorumlar", "コメント", "评论", "댓글"})
+        "comment", "comments", "reply", "replies", "kommentar", "kommentare", "kommentarer", "commentaire",
+        "commentaires", "comentario", "comentarios", "comentários", "commenti", "commento", "reacties",
+        "komentarze", "komentáře", "комментарии", "коментарі", "yorumlar", "コメント", "评论", "댓글"})
+    count_words: frozenset[str] = frozenset({"thoughts", "responses", "reactions", "replies", "comments"})
     heading_max_words: int = 12
     short_title_words: int = 4
 
@@ -142,23 +143,31 @@ _NOT_WORD = re.compile(r"[\W\d_]+")
 
 def is_comment_heading(text: str, params: CommentParams = CommentParams()) -> bool:
     """A comment section's title: at most ``heading_max_words`` words, one of them a
-    ``heading_words`` word ("3 Comments", "Leave a Reply", "12 thoughts on ...")."""
+    ``heading_words`` word ("Comments", "Leave a Reply"), or a count of ``count_words``
+    ("12 thoughts on ...", "3 Responses to ...")."""
     words = _NOT_WORD.sub(" ", text.casefold()).split()
-    return 0 < len(text.split()) <= params.heading_max_words and any(w in params.heading_words for w in words)
+    if not 0 < len(text.split()) <= params.heading_max_words:
+        return False
+    counted = text.lstrip()[:1].isdigit() and any(w in params.count_words for w in words)
+    return counted or any(w in params.heading_words for w in words)
 
 
-def comment_headings(doc: Document, keep: Sequence[bool], params: CommentParams = CommentParams()) -> np.ndarray:
+def comment_headings(doc: Document, keep: Sequence[bool], sections: np.ndarray,
+                     params: CommentParams = CommentParams()) -> np.ndarray:
     """Per block: a kept heading (or a block of at most ``short_title_words`` words) that
-    titles comments (:func:`is_comment_heading`) after which no block but such titles is
-    kept: a "Comments" heading or a "Leave a comment" link left after the article."""
+    titles comments (:func:`is_comment_heading`) right before a comment section
+    (``sections``, per block) or after which no block but such titles is kept: a "Comments"
+    heading or a "Leave a comment" link left after the article."""
     kept = np.flatnonzero(np.asarray(keep, bool))
     drop = np.zeros(len(keep), bool)
+    trailing = True
     for index in kept[::-1].tolist():
         block = doc.blocks[index]
-        if not ((block.is_heading or block.word_count <= params.short_title_words)
-                and is_comment_heading(block.text, params)):
-            break
-        drop[index] = True
+        title = ((block.is_heading or block.word_count <= params.short_title_words)
+                 and is_comment_heading(block.text, params))
+        trailing = trailing and title
+        before = index + 1 < len(sections) and bool(sections[index + 1])
+        drop[index] = title and (trailing or before)
     return drop
 
 

@@ -27,8 +27,7 @@
 //! Per block, [`comment_blocks`] says whether it lies in a named section ([`NAMED`]), in any
 //! section ([`SECTION`]), and whether it is the text of a comment ([`ENTRY`]): a block inside
 //! an entry (or, in a named section without entries, any block of it but headings) that is
-//! not part of a form, a respond box or a bare reply/permalink marker. A heading right
-//! before a section (its "3 Comments" title) lies in the section.
+//! not part of a form, a respond box or a bare reply/permalink marker.
 //!
 //! Every walk is over the element table in pre-order (parents before children) or in
 //! reverse (children before parents), never recursive.
@@ -531,12 +530,6 @@ pub fn comment_blocks(
             bits |= ENTRY;
         }
         out[b] = bits;
-    }
-    // A heading right before a section is its title.
-    for b in 0..out.len().saturating_sub(1) {
-        if doc.blocks[b].is_heading && out[b] & SECTION == 0 && out[b + 1] & SECTION != 0 {
-            out[b] |= SECTION;
-        }
     }
     out
 }
