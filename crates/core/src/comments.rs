@@ -130,17 +130,18 @@ fn word_signals(value: &str, params: &SectionParams) -> u16 {
 /// Whether `text` reads as a date or a time: a year (1990 to 2099) or a clock time
 /// (`7:41`) among at most eight words, or "N units ago".
 pub fn looks_like_date(text: &str) -> bool {
-    let mut count = 0;
+    // A year and a clock need a digit, "an hour ago" its "ago": most texts have neither.
+    if !text.bytes().any(|b| b.is_ascii_digit()) && !contains_ignore_case(text, "ago") {
+        return false;
+    }
+    if words(text).nth(8).is_some() {
+        return false; // more than eight words
+    }
     let mut found = false;
     let mut previous_unit = false;
     for word in words(text) {
-        count += 1;
-        if count > 8 {
-            return false;
-        }
-        let lower = word.to_lowercase();
-        let bare = lower.trim_matches(|c: char| !c.is_alphanumeric() && c != ':');
-        if bare == "ago" && previous_unit {
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric() && c != ':');
+        if bare.eq_ignore_ascii_case("ago") && previous_unit {
             found = true;
         }
         previous_unit = is_time_unit(bare);
@@ -149,12 +150,17 @@ pub fn looks_like_date(text: &str) -> bool {
     found
 }
 
+/// A unit of time, singular or plural, in any ASCII case.
 fn is_time_unit(word: &str) -> bool {
-    let stem = word.strip_suffix('s').unwrap_or(word);
-    matches!(
-        stem,
-        "second" | "minute" | "min" | "hour" | "hr" | "day" | "week" | "month" | "year" | "yr"
-    )
+    let stem = word
+        .strip_suffix(['s', 'S'])
+        .filter(|stem| stem.len() > 1)
+        .unwrap_or(word);
+    [
+        "second", "minute", "min", "hour", "hr", "day", "week", "month", "year", "yr",
+    ]
+    .iter()
+    .any(|unit| stem.eq_ignore_ascii_case(unit))
 }
 
 /// A run of exactly four digits from 1990 to 2099 in `word` (`2023`, `22/08/2023`, `2023-08-22`).
@@ -180,19 +186,27 @@ fn is_clock(word: &str) -> bool {
 
 /// Whether a link's address is a comment control (a reply or respond anchor).
 fn is_marker_href(href: &str) -> bool {
-    let href = href.to_ascii_lowercase();
-    href.contains("replytocom") || href.contains("#respond") || href.contains("#reply")
+    ["replytocom", "#respond", "#reply"]
+        .iter()
+        .any(|part| contains_ignore_case(href, part))
+}
+
+/// Whether `text` holds `part` (ASCII lower case) in any ASCII case, without allocating.
+fn contains_ignore_case(text: &str, part: &str) -> bool {
+    let (text, part) = (text.as_bytes(), part.as_bytes());
+    text.windows(part.len())
+        .any(|window| window.eq_ignore_ascii_case(part))
 }
 
 /// The own signals of element `i`.
-fn own_signals(
-    dom: &Dom,
+fn own_signals<'a>(
+    dom: &'a Dom,
     doc: &Document,
     i: usize,
     attributes: bool,
     named: bool,
     params: &SectionParams,
-    memo: &mut HashMap<String, u16>,
+    memo: &mut HashMap<&'a str, u16>,
 ) -> u16 {
     let node = doc.nodes[i];
     let tag = dom.tag(node);
@@ -208,43 +222,43 @@ fn own_signals(
     if named && tag != "a" {
         bits |= NAMED_HERE;
     }
-    for name in ["class", "id"] {
-        if let Some(value) = attr_value(attrs, name).filter(|v| !v.is_empty()) {
-            bits |= match memo.get(value) {
-                Some(&known) => known,
-                None => {
-                    let found = word_signals(value, params);
-                    memo.insert(value.to_owned(), found);
-                    found
+    for attr in attrs {
+        let value = attr.value.as_str();
+        match &*attr.name {
+            "class" | "id" if !value.is_empty() => {
+                bits |= match memo.get(value) {
+                    Some(&known) => known,
+                    None => {
+                        let found = word_signals(value, params);
+                        memo.insert(value, found);
+                        found
+                    }
+                };
+            }
+            "itemprop" => {
+                let prop = value.to_ascii_lowercase();
+                if prop.contains("author") || prop.contains("creator") {
+                    bits |= AUTHOR;
                 }
-            };
+                if prop.contains("date") {
+                    bits |= TIME;
+                }
+            }
+            "itemtype" => {
+                let kind = value.trim_matches(is_space).to_ascii_lowercase();
+                if kind.ends_with("/comment") || kind.ends_with("/usercomments") {
+                    bits |= ITEMTYPE;
+                } else if kind.ends_with("/review")
+                    || kind.ends_with("/answer")
+                    || kind.ends_with("/question")
+                {
+                    bits |= NOT_ENTRY | OTHER;
+                }
+            }
+            "rel" if contains_ignore_case(value, "author") => bits |= AUTHOR,
+            "href" if tag == "a" && is_marker_href(value) => bits |= MARKER,
+            _ => {}
         }
-    }
-    if let Some(prop) = attr_value(attrs, "itemprop") {
-        let prop = prop.to_ascii_lowercase();
-        if prop.contains("author") || prop.contains("creator") {
-            bits |= AUTHOR;
-        }
-        if prop.contains("date") {
-            bits |= TIME;
-        }
-    }
-    if let Some(kind) = attr_value(attrs, "itemtype") {
-        let kind = kind.trim_matches(is_space).to_ascii_lowercase();
-        if kind.ends_with("/comment") || kind.ends_with("/usercomments") {
-            bits |= ITEMTYPE;
-        } else if kind.ends_with("/review")
-            || kind.ends_with("/answer")
-            || kind.ends_with("/question")
-        {
-            bits |= NOT_ENTRY | OTHER;
-        }
-    }
-    if attr_value(attrs, "rel").is_some_and(|rel| rel.to_ascii_lowercase().contains("author")) {
-        bits |= AUTHOR;
-    }
-    if tag == "a" && attr_value(attrs, "href").is_some_and(is_marker_href) {
-        bits |= MARKER;
     }
     if tag == "img" {
         let src = attr_value(attrs, "src").unwrap_or("").to_ascii_lowercase();
@@ -292,10 +306,12 @@ fn link_of(
 
 /// Whether a short text is a comment control's whole text ("Reply", "Permalink").
 fn is_marker_text(text: &str, params: &SectionParams) -> bool {
+    if text.len() > 60 {
+        return false;
+    }
     let bare = text
-        .trim_matches(|c: char| is_space(c) || c.is_ascii_punctuation() || c == '↵' || c == '→')
-        .to_lowercase();
-    !bare.is_empty() && bare.len() <= 40 && params.marker_texts.contains(&bare)
+        .trim_matches(|c: char| is_space(c) || c.is_ascii_punctuation() || c == '↵' || c == '→');
+    !bare.is_empty() && bare.len() <= 40 && params.marker_texts.contains(&bare.to_lowercase())
 }
 
 /// Per block: [`NAMED`], [`SECTION`] and [`ENTRY`] bits (see the module docs). `named`: per
@@ -350,30 +366,36 @@ pub fn comment_blocks(
             own[element] |= HEADLINE;
         }
         // One link (an author's name and a time, two links, are a comment's byline).
-        let mut links = spans
-            .iter()
-            .filter(|span| span.text != NONE)
-            .filter_map(|span| link_of(dom, doc, attributes, span.element as usize, element));
-        let one_link = links
-            .next()
-            .is_some_and(|first| first.1 && links.all(|other| other == first));
+        let one_link = || {
+            let mut links = spans
+                .iter()
+                .filter(|span| span.text != NONE)
+                .filter_map(|span| link_of(dom, doc, attributes, span.element as usize, element));
+            links
+                .next()
+                .is_some_and(|first| first.1 && links.all(|other| other == first))
+        };
         headline[b] = element < n
             && block.link_words >= params.teaser_link_words
             && 5 * u64::from(block.link_words) >= 4 * u64::from(block.words)
-            && one_link;
+            && one_link();
         for span in spans {
             if span.text == NONE || (span.element as usize) >= n {
                 continue;
             }
             let text = dom.text(span.text);
+            let holder = span.element as usize;
             if text.len() > 80 {
                 continue;
             }
-            if looks_like_date(text) {
-                own[span.element as usize] |= TIME;
+            if own[holder] & TIME == 0 && looks_like_date(text) {
+                own[holder] |= TIME;
             }
-            if is_marker_text(text, params) {
-                own[span.element as usize] |= MARKER;
+            // A control's text is a link's or a button's.
+            if matches!(dom.tag(doc.nodes[holder]), "a" | "button" | "span")
+                && is_marker_text(text, params)
+            {
+                own[holder] |= MARKER;
             }
         }
     }
@@ -430,11 +452,19 @@ pub fn comment_blocks(
             .trim_matches(is_space)
     };
     let first_class = |i: usize| class_of(i).split(is_space).next().unwrap_or("");
+    // Only parents with a child that carries a comment-specific signal, or inside a named
+    // section, can hold entries: the others' children are not grouped (most of a page).
+    let mut hopeful = vec![false; n];
+    for (i, &bits) in sub.iter().enumerate().skip(1) {
+        if let Some(p) = parent(i) {
+            hopeful[p] |= bits & SPECIFIC != 0 || named[p];
+        }
+    }
     let mut groups: HashMap<(usize, &str, &str), (usize, usize)> = HashMap::default();
     let mut classed: HashMap<(usize, &str, &str), usize> = HashMap::default();
     for i in 1..n {
         let Some(p) = parent(i) else { continue };
-        if !candidate(i) {
+        if !hopeful[p] || !candidate(i) {
             continue;
         }
         let tag = dom.tag(doc.nodes[i]);
@@ -448,7 +478,7 @@ pub fn comment_blocks(
     let is_list = |p: usize| matches!(dom.tag(doc.nodes[p]), "ol" | "ul");
     let is_entry = |i: usize| {
         let Some(p) = parent(i) else { return false };
-        if !candidate(i) {
+        if !hopeful[p] || !candidate(i) {
             return false;
         }
         let tag = dom.tag(doc.nodes[i]);
