@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import thresher
 from thresher.filters import ENTRY, NAMED, SECTION, comment_sections, is_comment_heading
@@ -121,3 +123,27 @@ def test_trafilatura_finds_the_same_wordpress_comments() -> None:
     found = json.loads(theirs)["comments"]
     for comment in ours[2::3]:  # the comments' own paragraphs
         assert comment in found
+
+
+WORDS = ("river", "bridge", "garden", "winter", "market", "lantern", "harbour", "orchard", "meadow", "station")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(comments=st.lists(st.lists(st.sampled_from(WORDS), min_size=4, max_size=14), min_size=3, max_size=7),
+       names=st.lists(st.sampled_from(("Ann", "Bob", "Cy", "Dee", "Eli")), min_size=7, max_size=7))
+def test_comments_are_never_main_text_and_appended_once(comments: list[list[str]], names: list[str]) -> None:
+    entries = "".join(
+        f'<li class="comment"><div class="comment-author vcard"><b class="fn">{names[i]}</b></div>'
+        f'<div class="comment-metadata"><time datetime="2024-01-0{i + 1}">{i + 1} January 2024</time></div>'
+        f'<div class="comment-content"><p>{" ".join(words).capitalize()}.</p></div>'
+        f'<div class="reply"><a href="?replytocom={i}#respond">Reply</a></div></li>'
+        for i, words in enumerate(comments))
+    html = page("wordpress").decode().replace(
+        page("wordpress").decode().split('<ol class="comment-list">')[1].split("</ol>\n<div id=\"respond\"")[0],
+        entries).encode()
+    result = thresher.extract_result(html)
+    texts = [" ".join(words).capitalize() + "." for words in comments]
+    assert result.comments.split("\n\n")[2::3] == texts
+    main = thresher.extract(html)
+    assert not any(text in main for text in texts)
+    assert thresher.extract(html, include_comments=True) == f"{main}\n\n{result.comments}"
