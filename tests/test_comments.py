@@ -11,8 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import thresher
 from thresher.filters import ENTRY, NAMED, SECTION, comment_sections, is_comment_heading
