@@ -188,11 +188,25 @@ def test_comment_detector_ignores_page_state_classes_and_whole_page_wrappers():
     assert "lower fields" in text and "stay safe" not in text
 
 
-def test_comment_sections_that_are_most_of_the_page_are_kept():
+def test_a_forum_threads_posts_are_kept_however_they_are_named():
     thread = "".join(f'<div class="comment"><p>Reply number {i}: the pump at the mill failed again during the '
                      f'storm, so the lane flooded up to the gate.</p></div>' for i in range(6))
     html = f"<html><body><h1>Pump trouble</h1>{thread}</body></html>".encode()
+    result = thresher.extract_result(html, "https://news.example.org/flood", params=KEEP_ALL)
+    assert result.page_type == "forum" and result.comments == ""
     assert extract(html).count("Reply number") == 6
+
+
+def test_comments_that_outweigh_a_short_article_are_not_its_text():
+    thread = "".join(f'<li class="comment"><p>Reader {i}: the pump at the mill failed again during the storm, so '
+                     f'the lane flooded up to the gate and the ducks moved in.</p></li>' for i in range(8))
+    html = (b'<html><head><meta property="og:type" content="article"></head><body><article><h1>Mill pump</h1>'
+            b"<p>The council says the mill pump will be replaced in the spring.</p></article>"
+            + f'<ol class="comment-list">{thread}</ol></body></html>'.encode())
+    result = thresher.extract_result(html, "https://news.example.org/flood", params=KEEP_ALL)
+    assert result.page_type != "forum"
+    assert "Reader" not in result.text and "replaced in the spring" in result.text
+    assert result.comments.count("Reader") == 8
 
 
 def test_comment_params_are_frozen():

@@ -302,7 +302,7 @@ def test_json_fields():
     result = result_for("<h1>Titre</h1><p>Café crème</p>", labels=[True, False])
     data = json.loads(render(result, "json"))
     assert data == {"title": "A page", "language": "en", "url": URL, "algorithm": "test", "page_type": "",
-                    "text": "Titre",
+                    "text": "Titre", "comments": "",
                     "metadata": {"title": "A page", "author": "", "date": "", "site_name": "", "language": "",
                                  "url": URL, "description": "", "image": "", "tags": [], "page_type": "",
                                  "declared_type": ""}}
@@ -548,11 +548,15 @@ WIKI_PAGE = ("<h2>History<span class='mw-editsection'>[<a href='/edit'>edit</a>]
              "<pre>line one</pre><pre>line two</pre><p>Co\u00adop  and caf\u0065\u0301.</p>")
 
 
-def test_the_text_output_makes_no_python_block():
+def test_the_text_output_makes_no_python_block_but_the_last_kept_one():
+    """The text is made by the core; Python reads only the last kept block, which the comment
+    filter checks for a trailing "Comments" title."""
     result = thresher.extract_result(f"<html><body>{WIKI_PAGE}</body></html>".encode(), metadata=False,
                                      explain=False, attributes=False)
     text = result.render("text")
-    assert "First text here." in text and result.document.blocks._made is None  # no Block was made
+    made = result.document.blocks._made
+    assert "First text here." in text and made is not None
+    assert [i for i, block in enumerate(made) if block is not None] == [len(made) - 1]
     assert result.document.blocks._whole is None
 
 

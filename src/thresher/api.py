@@ -16,8 +16,13 @@ from .document.budget import check as check_budget, time_budget
 from .document.decode import decode
 from .document.language import load_identifier, page_language
 from .filters import (
-    comment_blocks,
+    ENTRY,
+    NAMED,
+    SECTION,
     comment_drop,
+    comment_headings,
+    comment_sections,
+    is_forum,
     missing_metadata,
     other_language,
     prune_document,
@@ -44,10 +49,23 @@ class Result:
     metadata: Metadata
     timings: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))  # seconds per stage
     options: Options = field(default_factory=Options)
-    comments: tuple[bool, ...] = ()  # per block: the algorithm kept it and it lies in a comment section
+    # Per block: it lies in a comment section (named or found by its structure; see
+    # thresher.filters.comment_sections), whether or not the algorithm kept it.
+    comment_sections: tuple[bool, ...] = ()
     rejected: str = ""  # why a switch rejected the whole page ("" when it did not)
-    # The page-type classifier's probability of each type (empty when metadata was skipped).
+    # The page-type classifier's probability of each type (empty when metadata was skipped and
+    # no comment section needed the page type).
     page_type_probabilities: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    # The blocks of the page's comments (the entries of its comment sections), in page order,
+    # whether or not the algorithm kept them; none on a forum page, whose posts are content.
+    comment_entries: tuple[int, ...] = ()
+
+    @property
+    def comments(self) -> str:
+        """The page's comments as plain text, a paragraph per block ("" when it has none)."""
+        from .render.text import comments_text
+
+        return comments_text(self)
 
     @property
     def page_type(self) -> str:
@@ -105,11 +123,27 @@ def tuned_params(chosen: algorithms.Algorithm, options: Options) -> Any:
     return dataclasses.replace(params, beta=PRECISION_BETA if options.favor_precision else RECALL_BETA)
 
 
-def _filtered(doc: Document, classification: Classification, comments: Sequence[bool],
-              options: Options) -> Classification:
-    """The post-filters of the content switches (they only ever drop blocks)."""
-    if not options.include_comments:
-        classification = without(classification, comment_drop(doc, classification.labels, comments))
+def _commented(doc: Document, classification: Classification, sections: bytes, forum: bool,
+               options: Options) -> Classification:
+    """``classification`` without its comment blocks: on a forum page (whose posts are the
+    content) the kept blocks of named sections unless ``include_comments`` or they are most
+    of the text; on any other page every block of a comment section and a trailing
+    "Comments" title (with ``include_comments`` the comments are written after the main
+    content, from ``Result.comment_entries``). ``sections``: the bits of
+    :func:`~thresher.filters.comment_sections`, one byte per block."""
+    labels = classification.labels
+    if forum:
+        if options.include_comments:
+            return classification
+        named = [keep and bits & NAMED > 0 for keep, bits in zip(labels, sections)]
+        return without(classification, comment_drop(doc, labels, named))
+    in_section = [bits & SECTION > 0 for bits in sections]
+    classification = without(classification, [keep and inside for keep, inside in zip(labels, in_section)])
+    return without(classification, comment_headings(doc, classification.labels, in_section))
+
+
+def _filtered(doc: Document, classification: Classification, options: Options) -> Classification:
+    """The post-filters of the content switches other than comments (they only drop blocks)."""
     if not options.include_tables:
         classification = without(classification, table_blocks(doc))
     return classification
@@ -212,18 +246,27 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     lang = page_language(doc, opts.language) if wants_language else (opts.language or "")
     classification = chosen.run(doc, tuned_params(chosen, opts),
                                 Context(language=lang, model=opts.model, source=decoded.text, explain=explain))
-    # Only kept blocks can be dropped or shown as comments: the others are not looked at.
-    comments = comment_blocks(doc, only=classification.labels)
-    classification = _filtered(doc, classification, comments, opts)
-    check_budget()
-    t3 = clock()
+    sections = comment_sections(doc)
+    in_section = [bits & SECTION > 0 for bits in sections]
+    kept = classification.labels
+    # The page type says whether comment sections are content (a forum's posts): asked for
+    # only when a section's blocks are kept or its comments are wanted, or for the metadata.
+    commented = any(keep and inside for keep, inside in zip(kept, in_section)) or (
+        opts.include_comments and any(bits & ENTRY for bits in sections))
     types: Mapping[str, float] = MappingProxyType({})
-    if metadata:
-        # The field readers and the page-type classifier load with the first page that needs them.
+    if metadata or commented:
+        # The page-type classifier loads with the first page that needs it.
         from .inference.pagetype import page_type_probabilities, predicted_type
-        from .metadata import extract_metadata
 
         types = page_type_probabilities(doc)
+    forum = commented and is_forum(kept, in_section, predicted_type(types))
+    classification = _filtered(doc, _commented(doc, classification, sections, forum, opts), opts)
+    entries = () if forum else tuple(i for i, bits in enumerate(sections) if bits & ENTRY)
+    check_budget()
+    t3 = clock()
+    if metadata:
+        from .metadata import extract_metadata  # the field readers load with the first page that needs them
+
         meta = extract_metadata(doc, lang, page_type=predicted_type(types))
     else:
         meta = Metadata(title=doc.title, language=lang, url=url or "")
@@ -235,8 +278,8 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     elif opts.seen is not None:
         classification = without(classification, repeated_blocks(doc.blocks, classification.labels, opts.seen))
     timings = MappingProxyType({"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3})
-    return Result(doc, classification, chosen.name, lang, meta, timings, opts, tuple(comments), rejected,
-                  types)
+    return Result(doc, classification, chosen.name, lang, meta, timings, opts, tuple(in_section), rejected,
+                  types, entries)
 
 
 def page_type(html: bytes | str, url: str | None = None, *,
@@ -323,9 +366,14 @@ def extract(
     * ``params`` (None: the algorithm's defaults): the algorithm's frozen ``Params``.
     * ``model`` (None: the shipped one): a model file for a learned algorithm.
     * ``content_type`` (None): the HTTP ``Content-Type`` header, for its charset.
-    * ``include_comments`` (False): keep blocks of comment sections (elements whose id or
-      class says comment, disqus, respond, reply ...); with ``algorithm="dragnet"`` it runs
-      ``dragnet-comments``. False drops them unless they are most of the kept text.
+    * ``include_comments`` (False): write the page's comments after the main content (text
+      and markdown), as ``comments`` (json, csv), ``<comments>`` (xml) and
+      ``<div type="comments">`` (xmltei); with ``algorithm="dragnet"`` it runs
+      ``dragnet-comments``. Comment sections are elements whose id or class says comment,
+      disqus, respond, reply ..., and lists of entries with an author, a time, reply links
+      or avatars (:func:`thresher.filters.comment_sections`). Either way they are never part
+      of the main content, except on a forum page, where the posts are the content
+      (``Result.page_type``).
     * ``include_tables`` (True): False drops every block inside a ``<table>``.
     * ``include_images`` (False): the content's images in markdown (``![alt](src)``, absolute
       when ``url`` is known), html (``<img>``) and xml/xmltei (``<graphic>``); never in text.

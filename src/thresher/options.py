@@ -127,8 +127,9 @@ class Options:
 
     @property
     def needs_attributes(self) -> bool:
-        return (OUTPUT_FORMATS[self.output].attributes or not self.include_comments
-                or self.include_images or self.include_links)
+        """Always: comment sections are found by their ids and classes on every page, to keep
+        them out of the main content or, with ``include_comments``, to write them."""
+        return True
 
     def render_options(self) -> dict[str, Any]:
         """Keyword arguments for the renderer of :attr:`output`: the switches it takes

@@ -4,6 +4,7 @@
 //! Nothing here knows Python; `crates/python` exposes it as `thresher._core`.
 
 pub mod budget;
+pub mod comments;
 pub mod document;
 pub mod dom;
 pub mod features;

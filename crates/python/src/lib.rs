@@ -32,7 +32,9 @@ mod page;
 mod select;
 
 use models::{SequenceNet, Trees};
-use page::{CommentWords, Page, SelectionRules, StopWords, TreeFactsParams, Vocabulary};
+use page::{
+    CommentSignals, CommentWords, Page, SelectionRules, StopWords, TreeFactsParams, Vocabulary,
+};
 
 /// One Python string per distinct value, so equal tags and attribute names share an object.
 struct Strings<'py> {
@@ -491,6 +493,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<CommentWords>()?;
     module.add_class::<select::Selectors>()?;
     module.add_class::<SelectionRules>()?;
+    module.add_class::<CommentSignals>()?;
     module.add("SHALLOW_COLUMNS", shallow::COLUMNS.to_vec())?;
     module.add("BLOCK_TAG_ONE_HOT", context::BLOCK_TAG_ONE_HOT.to_vec())?;
     module.add("NEIGHBOUR_COLUMNS", neighbours::NEIGHBOUR_COLUMNS.to_vec())?;

@@ -3,7 +3,7 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -13,8 +13,8 @@ use thresher_core::features::base::{base_names, base_rows};
 use thresher_core::features::page::Head;
 use thresher_core::features::tree::{self, TreeFacts, TreeParams};
 use thresher_core::features::{candidates, overlap, shallow, stage2, tokens};
-use thresher_core::filters;
 use thresher_core::selection::{self, PageView, SelectionParams};
+use thresher_core::{comments, filters};
 
 use crate::budget::detach;
 use thresher_core::hash::HashSet;
@@ -38,6 +38,23 @@ pub(crate) struct Page {
 }
 
 impl Page {
+    /// Per element: it or an ancestor names a comment section. The tree facts, when the
+    /// features have computed them, number the id and class values already: each is then
+    /// judged once.
+    fn named_elements(&self, params: &filters::CommentParams) -> Vec<bool> {
+        match self.facts.get() {
+            Some((_, facts)) => filters::comment_elements_by_slots(
+                &self.dom,
+                &self.doc,
+                &facts.values,
+                &facts.class_slot,
+                &facts.id_slot,
+                params,
+            ),
+            None => filters::comment_elements(&self.dom, &self.doc, self.attributes, params),
+        }
+    }
+
     pub(crate) fn new(dom: Arc<Dom>, doc: Document, attributes: bool) -> Self {
         Page {
             dom,
@@ -71,23 +88,7 @@ impl Page {
 const HELD_BLOCKS: usize = 256;
 
 impl Page {
-    /// Per element: it or an ancestor names a comment section.
-    fn comment_element_flags(&self, words: &CommentWords) -> Vec<bool> {
-        // The tree facts, when the features have computed them, number the id and class
-        // values already: each is then judged once.
-        match self.facts.get() {
-            Some((_, facts)) => filters::comment_elements_by_slots(
-                &self.dom,
-                &self.doc,
-                &facts.values,
-                &facts.class_slot,
-                &facts.id_slot,
-                &words.params,
-            ),
-            None => filters::comment_elements(&self.dom, &self.doc, self.attributes, &words.params),
-        }
-    }
-
+    /// What the selection reads of this page.
     fn view(&self) -> PageView<'_> {
         PageView {
             dom: &self.dom,
@@ -199,6 +200,57 @@ impl CommentWords {
     }
 }
 
+/// The structural comment detector's vocabularies and thresholds, built once (see
+/// ``thresher.filters.CommentParams``).
+#[pyclass(frozen, module = "thresher._core")]
+pub(crate) struct CommentSignals {
+    params: comments::SectionParams,
+}
+
+#[pymethods]
+impl CommentSignals {
+    #[new]
+    #[pyo3(signature = (*, author_words, time_words, marker_words, marker_texts, avatar_parts,
+                        form_words, entry_tags, min_entries, parent_share, headline_link_words,
+                        teaser_link_words, other_words, max_entry_chars, max_link_share))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        author_words: Vec<String>,
+        time_words: Vec<String>,
+        marker_words: Vec<String>,
+        marker_texts: Vec<String>,
+        avatar_parts: Vec<String>,
+        form_words: Vec<String>,
+        entry_tags: Vec<String>,
+        min_entries: usize,
+        parent_share: f64,
+        headline_link_words: u32,
+        teaser_link_words: u32,
+        other_words: Vec<String>,
+        max_entry_chars: u64,
+        max_link_share: f64,
+    ) -> Self {
+        CommentSignals {
+            params: comments::SectionParams {
+                author_words: author_words.into_iter().collect(),
+                time_words: time_words.into_iter().collect(),
+                marker_words: marker_words.into_iter().collect(),
+                marker_texts: marker_texts.into_iter().collect(),
+                avatar_parts,
+                form_words: form_words.into_iter().collect(),
+                entry_tags: entry_tags.into_iter().collect(),
+                min_entries,
+                parent_share,
+                headline_link_words,
+                teaser_link_words,
+                other_words: other_words.into_iter().collect(),
+                max_entry_chars,
+                max_link_share,
+            },
+        }
+    }
+}
+
 /// A model's id/class token vocabulary (each token's column), built once per model.
 #[pyclass(frozen, module = "thresher._core")]
 pub(crate) struct Vocabulary {
@@ -283,28 +335,25 @@ impl Page {
         Ok(PyArray1::from_vec(py, pruned))
     }
 
-    /// Per element: it or an ancestor names a comment section (a bool array).
-    fn comment_elements<'py>(
+    /// Per block, a byte of comment-section bits (``NAMED`` 1, ``SECTION`` 2, ``ENTRY`` 4; see
+    /// ``crates/core/src/comments.rs``).
+    fn comment_sections<'py>(
         &self,
         py: Python<'py>,
         words: &CommentWords,
-    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let inside = detach(py, || self.comment_element_flags(words))?;
-        Ok(PyArray1::from_vec(py, inside))
-    }
-
-    /// Per block: ``only`` holds it (one bool per block) and it lies in a comment section.
-    fn comment_blocks(
-        &self,
-        py: Python<'_>,
-        words: &CommentWords,
-        only: Vec<bool>,
-    ) -> PyResult<Vec<bool>> {
-        per_block(&only, self.doc.blocks.len())?;
-        detach(py, || {
-            let inside = self.comment_element_flags(words);
-            filters::inside_blocks(&self.doc, &inside, &only)
-        })
+        signals: &CommentSignals,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let bits = detach(py, || {
+            let named = self.named_elements(&words.params);
+            comments::comment_blocks(
+                &self.dom,
+                &self.doc,
+                self.attributes,
+                &named,
+                &signals.params,
+            )
+        })?;
+        Ok(PyBytes::new(py, &bits))
     }
 
     /// The kept comment blocks to drop (``keep``, ``comments``: one bool per block): none when

@@ -33,9 +33,9 @@ def add_content_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("content switches")
     comments = group.add_mutually_exclusive_group()
     comments.add_argument("--comments", dest="include_comments", action="store_true", default=False,
-                          help="keep comment sections (default: dropped)")
+                          help="write the page's comments after the main content (default: left out)")
     comments.add_argument("--no-comments", dest="include_comments", action="store_false",
-                          help="drop comment sections (the default)")
+                          help="leave the comments out (the default)")
     group.add_argument("--no-tables", dest="include_tables", action="store_false",
                        help="drop the text inside tables")
     group.add_argument("--images", dest="include_images", action="store_true",

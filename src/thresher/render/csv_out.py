@@ -1,8 +1,8 @@
 """CSV: one row per page, with trafilatura's columns (tab-separated, as trafilatura writes).
 
 Columns: url, id, fingerprint, hostname, title, image, date, text, comments, license,
-pagetype. ``text`` is the kept blocks outside comment sections and ``comments`` those
-inside (as plain text); ``fingerprint`` is a hash of the extracted text (16 hex digits of
+pagetype. ``text`` is the main content and ``comments`` (with ``include_comments``) the
+page's comments, as plain text; ``fingerprint`` is a hash of the extracted text (16 hex digits of
 BLAKE2b), so equal extractions have equal fingerprints; ``id`` and ``license`` are not
 known to thresher. Empty fields are written as ``null``. ``header=True`` writes the
 column names first.

@@ -1,6 +1,7 @@
 """JSON: the extracted text with the page facts, optionally every block's decision.
 
-``{"title", "language", "url", "algorithm", "page_type", "text", "metadata"}``, plus with
+``{"title", "language", "url", "algorithm", "page_type", "text", "comments", "metadata"}``
+(``comments``: the page's comments with ``include_comments``, else ""), plus with
 ``blocks=True`` a ``"blocks"`` list of ``{"index", "text", "tag", "label",
 "score", "reason"}`` for every block of the page (``score`` and ``reason``
 only when the algorithm gave them). Non-ASCII text is written as is.
@@ -13,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import text as text_renderer
+from .comments import comment_view
 from .common import clean_text
 from .extraction import Extraction
 
@@ -54,13 +56,15 @@ def block_records(result: Extraction) -> list[dict[str, Any]]:
 
 def render(result: Extraction, *, blocks: bool = False, indent: int | None = None, **options: Any) -> str:
     """``result`` as a JSON object; ``blocks=True`` adds every block's decision."""
+    view = comment_view(result)
     payload: dict[str, Any] = {
         "title": clean_text(result.title or ""),
         "language": result.language,
         "url": result.document.url,
         "algorithm": result.algorithm,
         "page_type": getattr(result.metadata, "page_type", ""),
-        "text": text_renderer.render(result, **options),
+        "text": text_renderer.main_text(result),
+        "comments": text_renderer.main_text(view) if view is not None else "",
         "metadata": cleaned(metadata_dict(result.metadata)),
     }
     if blocks:

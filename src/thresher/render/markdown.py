@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from ..document.blocks import Block, Document
 from ..metadata import extract_title
+from .comments import comment_view
 from .common import (
     BOLD,
     CODE,
@@ -635,7 +636,17 @@ def render(result: Extraction, *, links: bool = False, title: bool = True, image
     """Markdown of the selected blocks (:func:`~thresher.render.selection.select`);
     ``links=True`` writes links as ``[text](url)``; ``title=True`` opens with the page
     title as a ``#`` heading unless the first block already is that heading; ``images=True``
-    writes the images among the blocks as ``![alt](url)``."""
+    writes the images among the blocks as ``![alt](url)``. With ``include_comments`` the
+    page's comments follow the main content, written the same way."""
+    text = _markdown(result, links, title, images)
+    view = comment_view(result)
+    if view is None:
+        return text
+    return "\n\n".join(filter(None, (text, _markdown(view, links, False, images))))
+
+
+def _markdown(result: Extraction, links: bool, title: bool, images: bool) -> str:
+    """:func:`render` of the kept blocks alone (no comments added)."""
     selection = select(result)
     if not selection.blocks:
         return ""

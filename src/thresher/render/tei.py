@@ -2,7 +2,7 @@
 
 ``TEI`` > ``teiHeader`` (title, author, publisher, the source's URL and date, the
 description as an abstract, the language) and ``text/body`` with the main content in
-``<div type="entry">`` and the kept blocks of comment sections in
+``<div type="entry">`` and, with ``include_comments``, the page's comments in
 ``<div type="comments">``. The body's elements are :mod:`thresher.render.xml`'s, in
 their TEI variant, so the document validates against the TEI corpus DTD.
 """

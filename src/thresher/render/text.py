@@ -4,7 +4,8 @@ The blocks are those :func:`~thresher.render.selection.select` picks. Headings,
 list items and table cells are blocks of their own, so each sits on its own
 line; ``pre`` blocks keep their line breaks (the document model keeps them),
 and consecutive blocks of one ``pre`` (a highlighter's one element per line of
-code) are one paragraph, a line each. A table written whole is one paragraph:
+code) are one paragraph, a line each. With ``include_comments`` the page's comments follow
+the main content, written the same way. A table written whole is one paragraph:
 its caption, then a line per row, its cells separated by `` | ``. A block holding a MathML
 formula says it in TeX (``$...$``: :mod:`~thresher.render.formulas`).
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from .comments import CommentView, comment_view
 from .extraction import Extraction
 from .formulas import Formulas, block_text, has_formula
 from .selection import SelectionParams, native_rules, select
@@ -26,6 +28,21 @@ CELL_SEPARATOR = " | "  # between the cells of a table row (written by the core)
 
 
 def render(result: Extraction, **_options: Any) -> str:
+    """The main content's text, then with ``include_comments`` the page's comments."""
+    text = main_text(result)
+    view = comment_view(result)
+    if view is None:
+        return text
+    return "\n\n".join(filter(None, (text, main_text(view))))
+
+
+def comments_text(result: Extraction) -> str:
+    """The page's comments as plain text (whatever ``include_comments`` says)."""
+    return main_text(CommentView(result)) if result.comment_entries else ""
+
+
+def main_text(result: Extraction) -> str:
+    """The kept blocks' text (no comments added)."""
     doc = result.document
     rules = native_rules(SelectionParams())
     formulas = Formulas.of(doc, scripts=False)

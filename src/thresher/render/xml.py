@@ -13,10 +13,11 @@
         <quote>..</quote>
         <code>..</code>
       </main>
-      <comments>(the same elements, for the kept blocks of comment sections)</comments>
+      <comments>(the same elements, for the page's comments)</comments>
     </doc>
 
-Only known metadata becomes attributes; ``<comments>`` is there when it has content.
+Only known metadata becomes attributes; ``<comments>`` is there with ``include_comments``
+when the page has comments (``Result.comment_entries``).
 ``<hi>`` needs ``formatting``, ``<ref>`` ``links``, ``<graphic>`` ``images``.
 
 ``xmltei`` is a TEI document (``TEI`` > ``teiHeader`` and ``text/body``) with the main
@@ -38,6 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..document.blocks import Block, Document
+from .comments import comment_view
 from .common import (
     BOLD,
     CODE,
@@ -258,10 +260,9 @@ class Writer:
 
 
 def split_kept(result: Extraction) -> tuple[list[Block], list[Block]]:
-    """(main, comments): the kept blocks outside and inside comment sections."""
-    comments = result.comments or (False,) * len(result.document.blocks)
-    main = [b for b in result.kept if not comments[b.index]]
-    return main, [b for b in result.kept if comments[b.index]]
+    """(main, comments): the kept blocks, and with ``include_comments`` the page's comments."""
+    view = comment_view(result)
+    return result.kept, view.kept if view is not None else []
 
 
 def metadata_values(result: Extraction) -> list[tuple[str, str]]:
