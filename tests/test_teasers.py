@@ -1,12 +1,8 @@
-"""Teaser items (thresher.features.teasers) and the flagship's decoding by page type."""
+"""Teaser items (thresher.features.teasers): link-dense repeated cards of headline and snippet."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-import thresher
-from thresher.algorithms.base import Context
-from thresher.algorithms.flagship import Params, page_kind
 from thresher.document.blocks import build_document
 from thresher.features.teasers import DEFAULT_RULE, TeaserRule, document_teasers, teaser_blocks
 
@@ -54,35 +50,3 @@ def test_arrays_without_blocks_or_elements_mark_nothing():
     out = teaser_blocks(np.array([0]), np.array([0]), np.array([True]), np.array([0, 0]), np.array([3.0, 4.0]),
                         np.array([1.0, 0.0]))
     assert out.tolist() == [False, False]
-
-
-@pytest.mark.parametrize("bad", [(("blog", 1.0),), (("article", 0.0),), (("article", 1.0), ("article", 0.5)),
-                                 ("article",)])
-def test_type_beta_rejects_unknown_types_non_positive_factors_and_repeats(bad):
-    with pytest.raises(ValueError):
-        Params(type_beta=bad)
-
-
-def test_teaser_weight_is_a_weight():
-    with pytest.raises(ValueError):
-        Params(teaser_weight=(("article", 1.5),))
-    assert Params(teaser_weight=(("listing", 0.0),)).reads_page_type
-    assert not Params().reads_page_type
-
-
-def test_the_page_type_is_read_only_when_the_params_ask_and_the_callers_probabilities_win():
-    doc = build_document(f"<article><p>{PROSE}</p></article>")
-    assert page_kind(doc, Context(), Params()) == ""
-    given = Context(page_types={"forum": 0.9, "article": 0.1})
-    assert page_kind(doc, given, Params(type_beta=(("forum", 0.8),))) == "forum"
-
-
-def test_a_teaser_weight_of_zero_for_the_pages_type_drops_its_teasers_and_keeps_the_rest():
-    html = (f"<html><body><article><h1>Oaks</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></article>"
-            f"<div>{cards(4, cls='entry')}</div></body></html>")
-    kind = thresher.page_type(html)[0]
-    plain = thresher.extract_result(html, metadata=False)
-    dropped = thresher.extract_result(html, metadata=False, params=Params(teaser_weight=((kind, 0.0),)))
-    teasers = document_teasers(plain.document)
-    assert not any(k for k, t in zip(dropped.labels, teasers) if t)
-    assert [k for k, t in zip(dropped.labels, teasers) if not t] == [k for k, t in zip(plain.labels, teasers) if not t]

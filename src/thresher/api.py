@@ -212,12 +212,8 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     t2 = clock()
     wants_language = metadata or chosen.needs_language or bool(opts.target_language)
     lang = page_language(doc, opts.language) if wants_language else (opts.language or "")
-    params = tuned_params(chosen, opts)
-    # The page type is predicted once: for the metadata, and for a decoding that reads it.
-    reads_type = getattr(chosen.params_type() if params is None else params, "reads_page_type", False)
-    types = page_type_probabilities(doc) if metadata or reads_type else None
-    classification = chosen.run(doc, params, Context(language=lang, model=opts.model, source=decoded.text,
-                                                     explain=explain, page_types=types))
+    classification = chosen.run(doc, tuned_params(chosen, opts),
+                                Context(language=lang, model=opts.model, source=decoded.text, explain=explain))
     # Only kept blocks can be dropped or shown as comments: the others are not looked at.
     comments = comment_blocks(doc, only=classification.labels)
     classification = _filtered(doc, classification, comments, opts)
@@ -225,7 +221,8 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     t3 = clock()
     if metadata:
         from .metadata import extract_metadata  # the field readers load with the first page that needs them
-    meta = extract_metadata(doc, lang, page_type=predicted_type(types or {})) if metadata else \
+    types = page_type_probabilities(doc) if metadata else MappingProxyType({})
+    meta = extract_metadata(doc, lang, page_type=predicted_type(types)) if metadata else \
         Metadata(title=doc.title, language=lang, url=url or "")
     check_budget()
     t4 = clock()
@@ -236,7 +233,7 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
         classification = without(classification, repeated_blocks(doc.blocks, classification.labels, opts.seen))
     timings = MappingProxyType({"decode": t1 - t0, "parse": t2 - t1, "classify": t3 - t2, "metadata": t4 - t3})
     return Result(doc, classification, chosen.name, lang, meta, timings, opts, tuple(comments.tolist()), rejected,
-                  types if metadata and types is not None else MappingProxyType({}))
+                  types)
 
 
 def page_type(html: bytes | str, url: str | None = None, *,

@@ -6,7 +6,7 @@ Algorithms never mutate the document or anything shared.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,15 +24,12 @@ class Context:
     source: the decoded page source, for algorithms that work on source lines (density, CETR).
     explain: build a reason per block (``Classification.reasons``); algorithms
         whose reasons cost real time skip them when this is False.
-    page_types: the page-type classifier's probability of each type, when the caller has it
-        (None: an algorithm that reads the page type predicts it).
     """
 
     language: str = ""
     model: str | None = None
     source: str | None = field(default=None, repr=False)
     explain: bool = True
-    page_types: Mapping[str, float] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ now scores below the default in cross-validation and on Readability's test pages
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -30,9 +29,7 @@ import numpy as np
 
 from .. import _core
 from ..document.blocks import Document
-from ..features.teasers import document_teasers
 from ..inference import learned as L
-from ..inference.pagetype import PAGE_TYPES, page_type_probabilities, predicted_type
 from .base import Algorithm, Classification, Context
 
 MODEL_FILE = "thresher.npz"
@@ -64,14 +61,6 @@ class Params:
     beta: the expected-F1 decoding maximises the expected F-beta instead: below 1 it favours
         precision (a higher cut), above 1 recall (a lower cut). ``favor_precision`` and
         ``favor_recall`` set it.
-    type_beta: (page type, factor) pairs: on a page the page-type classifier
-        (:mod:`thresher.inference.pagetype`) predicts to be of that type, the expected-F1
-        decoding uses ``beta`` times the factor. Types not named keep ``beta``.
-    teaser_weight: (page type, weight) pairs: on a page of that predicted type, the scores of
-        the blocks in teaser items (:mod:`thresher.features.teasers`: link-dense repeated
-        cards of headline and snippet) are multiplied by the weight before the decoding (0
-        drops them, 1 leaves them). Types not named leave them.
-    While both are empty the page type is not read.
     """
 
     threshold: float | None = None
@@ -83,45 +72,12 @@ class Params:
     fallback_ratio: float = 0.5
     allow_empty: bool = False
     beta: float = 1.0
-    type_beta: tuple[tuple[str, float], ...] = ()
-    teaser_weight: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.beta > 0:
             raise ValueError(f"beta must be positive, not {self.beta!r}")
         if self.decoding is not None and self.decoding not in L.DECODINGS:
             raise ValueError(f"decoding must be one of {', '.join(L.DECODINGS)}, not {self.decoding!r}")
-        _check_by_type("type_beta", self.type_beta, lambda v: v > 0, "positive")
-        _check_by_type("teaser_weight", self.teaser_weight, lambda v: 0 <= v <= 1, "between 0 and 1")
-
-    @property
-    def reads_page_type(self) -> bool:
-        """Whether the decoding depends on the page's predicted type."""
-        return bool(self.type_beta or self.teaser_weight)
-
-
-def _check_by_type(name: str, pairs: object, valid, meaning: str) -> None:
-    """A ``Params`` field of (page type, number) pairs: known types, each once, numbers ``valid``."""
-    if not isinstance(pairs, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
-        raise ValueError(f"{name} must be a tuple of (page type, number) pairs, not {pairs!r}")
-    types = [t for t, _ in pairs]
-    for t, value in pairs:
-        if t not in PAGE_TYPES:
-            raise ValueError(f"{name}: unknown page type {t!r} (one of {', '.join(PAGE_TYPES)})")
-        if not isinstance(value, (int, float)) or not valid(value):
-            raise ValueError(f"{name}: the number for {t!r} must be {meaning}, not {value!r}")
-    if len(set(types)) != len(types):
-        raise ValueError(f"{name} names a page type twice: {types!r}")
-
-
-def page_kind(doc: Document, context: Context, params: Params) -> str:
-    """The page's predicted type when ``params`` read it (``context.page_types`` when the
-    caller has the probabilities already), else ""."""
-    if not params.reads_page_type:
-        return ""
-    probabilities: Mapping[str, float] = context.page_types if context.page_types is not None \
-        else page_type_probabilities(doc)
-    return predicted_type(probabilities)
 
 
 class Scores(NamedTuple):
@@ -141,41 +97,18 @@ class Scores(NamedTuple):
 
 def scores(doc: Document, context: Context, params: Params = Params(), model_file: str = MODEL_FILE) -> Scores:
     """``doc`` scored and decoded under ``params`` in one native call
-    (:func:`thresher.inference.learned.score_page`), then by page type when ``params`` say."""
+    (:func:`thresher.inference.learned.score_page`)."""
     model = L.load_learned(context.model or L.shipped_model_path(model_file))
-    scored = _score(model, doc, context, params)
-    return Scores(L.stage_scores(scored.native), scored.labels, scored.cut, model)
+    native = _score(model, doc, context, params)
+    return Scores(L.stage_scores(native), tuple(native.labels.tolist()), native.cut, model)
 
 
-class _Scored(NamedTuple):
-    native: _core.Scores
-    labels: tuple[bool, ...]
-    final: tuple[float, ...]
-    cut: float
-
-
-def _score(model: L.LearnedModel, doc: Document, context: Context, params: Params) -> _Scored:
-    """The native scores and the labels of the decoding. A page type whose ``teaser_weight``
-    is below 1 decodes again, over the final scores with its teaser blocks' scaled."""
+def _score(model: L.LearnedModel, doc: Document, context: Context, params: Params) -> _core.Scores:
     decoding, threshold = decoding_rule(params, model)
-    kind = page_kind(doc, context, params)
-    beta = params.beta * dict(params.type_beta).get(kind, 1.0)
-    native = L.score_page(model, doc, context.language, smoothing=params.smoothing, confident=params.confident,
-                          certain=params.certain, decoding=decoding, threshold=threshold,
-                          never_empty=params.never_empty, fallback_ratio=params.fallback_ratio,
-                          allow_empty=params.allow_empty, beta=beta)
-    labels, final = native.classification()
-    weight = dict(params.teaser_weight).get(kind, 1.0)
-    if weight >= 1.0 or not labels:
-        return _Scored(native, labels, final, native.cut)
-    teasers = document_teasers(doc)
-    if not teasers.any():
-        return _Scored(native, labels, final, native.cut)
-    scaled = np.where(teasers, native.final_scores * weight, native.final_scores)
-    keep, cut = decide_page(scaled, doc, decoding, threshold, Params(
-        never_empty=params.never_empty, fallback_ratio=params.fallback_ratio, allow_empty=params.allow_empty,
-        beta=beta))
-    return _Scored(native, tuple(keep.tolist()), tuple(scaled.tolist()), cut)
+    return L.score_page(model, doc, context.language, smoothing=params.smoothing, confident=params.confident,
+                        certain=params.certain, decoding=decoding, threshold=threshold,
+                        never_empty=params.never_empty, fallback_ratio=params.fallback_ratio,
+                        allow_empty=params.allow_empty, beta=params.beta)
 
 
 def expected_f1_cut(p: np.ndarray, words: np.ndarray, allow_empty: bool = False, beta: float = 1.0) -> float:
@@ -255,12 +188,13 @@ def reasons(stages: L.StageScores, threshold: float, rule: str) -> list[str]:
 def _runner(model_file: str):
     def run(doc: Document, params: Params, context: Context) -> Classification:
         model = L.load_learned(context.model or L.shipped_model_path(model_file))
-        scored = _score(model, doc, context, params)
+        native = _score(model, doc, context, params)
+        labels, final = native.classification()
         if not context.explain:
-            return Classification(scored.labels, scored.final)
+            return Classification(labels, final)
         decoding, _ = decoding_rule(params, model)
-        return Classification(scored.labels, scored.final, tuple(reasons(L.stage_scores(scored.native), scored.cut,
-                                                                         L.DECODING_NAMES[decoding])))
+        return Classification(labels, final, tuple(reasons(L.stage_scores(native), native.cut,
+                                                           L.DECODING_NAMES[decoding])))
     return run
 
 

@@ -2,13 +2,14 @@
 
 A teaser item is one of several siblings of the same tag and class (a card, a list entry) that
 holds a headline link and a line or two of summary: little text, a good share of it in links,
-and at least two blocks (the headline and the snippet). Its blocks are marked per block by
-:func:`teaser_blocks`. On an article they are related content, not the article; on a listing
-or a collection page they are what the page lists, so what a mark means is the page type's
-question, answered by the flagship's decoding (:class:`thresher.algorithms.flagship.Params`).
+and at least two blocks (the headline and the snippet). :func:`teaser_blocks` marks their blocks.
+On an article they are related content, not the article; on a listing or a collection page they
+are what the page lists. Extraction does not read the marks yet: used as a rule by page type in
+the flagship's decoding they did not help in cross-validation (docs/training-notes.md, "Decoding
+by page type"); they are kept as a candidate column for the next retraining.
 
 The rule reads arrays only (the tree facts' parents and sibling counts, the blocks' elements,
-words and link words), so training's harness and extraction mark the same blocks.
+words and link density), so a training harness and extraction mark the same blocks.
 """
 from __future__ import annotations
 
