@@ -219,7 +219,6 @@ pub struct LearnedModel {
     network: Option<Network>,
     /// The tokens the trees read, in [`Source::Token`]'s numbering.
     tokens: tokens::Vocabulary,
-    base_width: usize,
     threshold: f64,
     decoding: Decoding,
 }
@@ -483,7 +482,6 @@ impl LearnedModel {
             stage2,
             network,
             tokens: tokens::Vocabulary::new(&token_list),
-            base_width: base_names.len(),
             threshold: file.threshold,
             decoding: file.decoding,
         })
@@ -741,8 +739,7 @@ pub struct PageScores {
 /// A page's feature groups, computed once and read by every stage.
 struct Features {
     rows: usize,
-    base: Vec<f32>,
-    base_width: usize,
+    base: base::BaseMatrix,
     candidates: Vec<f32>,
     /// Per block, the trees' tokens it holds (ascending positions).
     bags: (Vec<i64>, Vec<i64>),
@@ -752,7 +749,7 @@ struct Features {
 impl Features {
     fn value(&self, source: Source, row: usize, context: &[f32]) -> f32 {
         match source {
-            Source::Base(j) => self.base[row * self.base_width + j],
+            Source::Base(j) => self.base.get(row, j),
             Source::Candidate(j) => self.candidates[row * candidates::NAMES.len() + j],
             Source::Context(j) => context[row * stage2::NAMES.len() + j],
             Source::CetrCluster => f32::from(u8::from(self.cetr_cluster[row])),
@@ -787,7 +784,9 @@ impl Features {
         margins
     }
 
-    /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`).
+    /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`),
+    /// made column by column [`ROW_GROUP`] rows at a time (each column's kind is matched once
+    /// per group, and a group's rows stay in the cache while its columns are written).
     fn rows_of(
         &self,
         stage: &Stage,
@@ -799,15 +798,42 @@ impl Features {
         let width = stage.width();
         let mut out = vec![0.0f32; span.len() * width];
         let (indices, offsets) = &self.bags;
-        for (k, slot) in span.zip(out.chunks_exact_mut(width)) {
-            let row = rows.map_or(k, |r| r[k]);
-            for (value, &source) in slot.iter_mut().zip(&stage.reads) {
-                *value = self.value(source, row, context);
+        let blocks: Vec<usize> = span.map(|k| rows.map_or(k, |r| r[k])).collect();
+        for (group, out) in blocks
+            .chunks(ROW_GROUP)
+            .zip(out.chunks_mut(ROW_GROUP * width))
+        {
+            crate::budget::check();
+            for (j, &source) in stage.reads.iter().enumerate() {
+                let slots = out.iter_mut().skip(j).step_by(width);
+                match source {
+                    Source::Base(c) => self.base.gather(c, group, out, width, j),
+                    Source::Candidate(c) => {
+                        let stride = candidates::NAMES.len();
+                        for (slot, &row) in slots.zip(group) {
+                            *slot = self.candidates[row * stride + c];
+                        }
+                    }
+                    Source::Context(c) => {
+                        let stride = stage2::NAMES.len();
+                        for (slot, &row) in slots.zip(group) {
+                            *slot = context[row * stride + c];
+                        }
+                    }
+                    Source::CetrCluster => {
+                        for (slot, &row) in slots.zip(group) {
+                            *slot = f32::from(u8::from(self.cetr_cluster[row]));
+                        }
+                    }
+                    Source::Token(_) => {} // set from the bags below
+                }
             }
             if !token_slots.is_empty() {
-                for &t in &indices[offsets[row] as usize..offsets[row + 1] as usize] {
-                    for &j in token_slots.get(&(t as u32)).map_or(&[][..], Vec::as_slice) {
-                        slot[j] = 1.0;
+                for (slot, &row) in out.chunks_exact_mut(width).zip(group) {
+                    for &t in &indices[offsets[row] as usize..offsets[row + 1] as usize] {
+                        for &j in token_slots.get(&(t as u32)).map_or(&[][..], Vec::as_slice) {
+                            slot[j] = 1.0;
+                        }
                     }
                 }
             }
@@ -815,6 +841,9 @@ impl Features {
         out
     }
 }
+
+/// Rows whose compact columns are written together (see [`Features::rows_of`]).
+const ROW_GROUP: usize = 64;
 
 /// Blocks whose compact rows are made and scored together (see [`Features::margins_of`]).
 const SCORE_BATCH: usize = 4096;
@@ -863,16 +892,14 @@ impl LearnedModel {
         let candidates_needed = needs(&stages, |s| matches!(s, Source::Candidate(_)));
         let features = Features {
             rows: n,
-            base: base::base_rows(
+            base: base::BaseMatrix::new(
                 page.dom,
                 doc,
                 page.facts,
                 page.params,
                 page.stop_words,
                 page.head,
-                self.base_width,
             ),
-            base_width: self.base_width,
             candidates: if candidates_needed {
                 candidates::candidate_columns(page.dom, doc, page.facts)
             } else {
@@ -947,23 +974,23 @@ impl LearnedModel {
 
 impl Network {
     /// The network's probabilities (float32 logits and arithmetic, as numpy does on them).
+    /// Its numeric inputs are read from the features a segment of rows at a time, never
+    /// copied out for the whole page.
     fn scores(&self, page: &PageInput<'_>, features: &Features) -> Vec<f64> {
         let n = features.rows;
-        let width = self.numeric.len();
-        let mut values = vec![0.0f32; n * width];
-        for (row, slot) in values.chunks_exact_mut(width.max(1)).enumerate() {
-            for (value, &source) in slot.iter_mut().zip(&self.numeric) {
-                *value = features.value(source, row, &[]);
-            }
-        }
         let (indices, offsets) = tokens::token_bags(page.doc, page.facts, &self.vocabulary);
         if n == 0 {
             return Vec::new();
         }
+        let fill = |row: usize, out: &mut [f32]| {
+            for (value, &source) in out.iter_mut().zip(&self.numeric) {
+                *value = features.value(source, row, &[]);
+            }
+        };
         // The load checked the sizes, and the bags are the vocabulary's positions.
         let logits = self
             .net
-            .margins(&values, &indices, &offsets)
+            .margins_with(n, fill, &indices, &offsets)
             .unwrap_or_else(|_| vec![0.0; n]);
         logits.iter().map(|&m| f64::from(sigmoid32(m))).collect()
     }

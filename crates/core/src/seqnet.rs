@@ -270,8 +270,24 @@ impl SeqNet {
             .len()
             .checked_div(numeric)
             .unwrap_or(offsets.len().saturating_sub(1));
+        let fill = |i: usize, out: &mut [f32]| {
+            out.copy_from_slice(&values[i * numeric..(i + 1) * numeric]);
+        };
+        self.margins_with(rows, fill, indices, offsets)
+    }
+
+    /// [`SeqNet::margins`] of `rows` blocks whose numeric inputs `fill(i, out)` writes into
+    /// `out` ([`SeqNet::numeric`] values) when block i's are needed: the caller need not hold
+    /// them for the whole page.
+    pub fn margins_with(
+        &self,
+        rows: usize,
+        fill: impl Fn(usize, &mut [f32]),
+        indices: &[i64],
+        offsets: &[i64],
+    ) -> Result<Vec<f32>, NetError> {
         self.check_tokens(rows, indices, offsets)?;
-        Ok(self.margins_in_segments(values, indices, offsets, rows, SEGMENT_CHUNKS * self.chunk))
+        Ok(self.margins_in_segments(&fill, indices, offsets, rows, SEGMENT_CHUNKS * self.chunk))
     }
 
     /// [`SeqNet::margins`] over `segment` rows at a time, so that a page of a million blocks
@@ -282,7 +298,7 @@ impl SeqNet {
     /// page at once would give.
     fn margins_in_segments(
         &self,
-        values: &[f32],
+        fill: &dyn Fn(usize, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         rows: usize,
@@ -297,7 +313,7 @@ impl SeqNet {
             let end_chunk = ((end + 1).div_ceil(self.chunk) * self.chunk).min(rows);
             // ... and the rows the first convolution reads around them.
             let (a, b) = (first_chunk.saturating_sub(2), (end_chunk + 2).min(rows));
-            let out = self.logits(values, indices, offsets, a..b);
+            let out = self.logits(fill, indices, offsets, a..b);
             logits.extend_from_slice(&out[start - a..end - a]);
             start = end;
         }
@@ -308,7 +324,7 @@ impl SeqNet {
     /// with zeros at the range's ends; attention chunks keep the page's boundaries).
     fn logits(
         &self,
-        values: &[f32],
+        fill: &dyn Fn(usize, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
@@ -316,9 +332,9 @@ impl SeqNet {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx2) = Avx2::detect() {
             // SAFETY: `logits_avx2` is compiled for AVX2 and FMA, which `detect` found.
-            return unsafe { self.logits_avx2(avx2, values, indices, offsets, range) };
+            return unsafe { self.logits_avx2(avx2, fill, indices, offsets, range) };
         }
-        self.logits_with(Portable, values, indices, offsets, range)
+        self.logits_with(Portable, fill, indices, offsets, range)
     }
 
     /// [`SeqNet::logits_with`] the AVX2 kernels, its loops compiled for AVX2 and FMA too.
@@ -327,12 +343,12 @@ impl SeqNet {
     fn logits_avx2(
         &self,
         avx2: Avx2,
-        values: &[f32],
+        fill: &dyn Fn(usize, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
     ) -> Vec<f32> {
-        self.logits_with(avx2, values, indices, offsets, range)
+        self.logits_with(avx2, fill, indices, offsets, range)
     }
 
     /// [`SeqNet::logits`] with `kernels` (the same results with either: see [`kernels`]).
@@ -340,7 +356,7 @@ impl SeqNet {
     fn logits_with<K: Kernels>(
         &self,
         kernels: K,
-        values: &[f32],
+        fill: &dyn Fn(usize, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
@@ -350,15 +366,7 @@ impl SeqNet {
         let d = self.in2.outputs();
         let mut buffers = Buffers::default();
         let mut h = vec![0.0f32; rows * d];
-        self.input(
-            kernels,
-            values,
-            indices,
-            offsets,
-            range,
-            &mut buffers,
-            &mut h,
-        );
+        self.input(kernels, fill, indices, offsets, range, &mut buffers, &mut h);
         crate::budget::checkpoint();
         self.conv1.add_relu(kernels, &mut h, &mut buffers.padded);
         for layer in &self.layers {
@@ -406,7 +414,7 @@ impl SeqNet {
     fn input<K: Kernels>(
         &self,
         kernels: K,
-        values: &[f32],
+        fill: &dyn Fn(usize, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
@@ -420,9 +428,10 @@ impl SeqNet {
         x.clear();
         x.resize(rows * (numeric + e), 0.0);
         let (centre, scale) = (&self.mean[..numeric], &self.scale[..numeric]);
+        let mut row = vec![0.0f32; numeric];
         for (i, x) in range.zip(x.chunks_exact_mut(numeric + e)) {
             let (standard, mean) = x.split_at_mut(numeric);
-            let row = &values[i * numeric..(i + 1) * numeric];
+            fill(i, &mut row);
             for j in 0..numeric {
                 standard[j] = ((row[j] - centre[j]) / scale[j]).clamp(-CLIP, CLIP);
             }
