@@ -16,7 +16,7 @@ use crate::features::tree::{TreeFacts, TreeParams};
 use crate::features::{base, candidates, cetr, stage2, tokens};
 use crate::hash::{HashMap, HashMapExt, HashSet};
 use crate::seqnet::{SeqNet, Sizes};
-use crate::trees::{CompleteEnsemble, Ensemble};
+use crate::trees::{CompleteEnsemble, Ensemble, LANES};
 use std::ops::Range;
 
 mod decode;
@@ -155,15 +155,21 @@ impl Stage {
         self.reads.len().max(1)
     }
 
-    /// One margin per row of `rows` (`width` values each).
-    fn margins(&self, rows: &[f32], out: &mut Vec<f64>) {
+    /// Whether its compact rows are laid out in lanes (see [`CompleteEnsemble::margins_lanes`]),
+    /// else one after the other.
+    fn lanes(&self) -> bool {
+        matches!(self.scorer, Scorer::Complete(_))
+    }
+
+    /// One margin per row of the `n` compact rows `rows` (`width` values each, in lanes when
+    /// [`Stage::lanes`]).
+    fn margins(&self, rows: &[f32], n: usize, out: &mut Vec<f64>) {
         let width = self.width();
-        let n = rows.len() / width;
         out.clear();
         match &self.scorer {
             Scorer::Complete(complete) => {
                 out.resize(n, 0.0);
-                complete.margins(rows, out);
+                complete.margins_lanes(rows, out);
             }
             Scorer::Nodes {
                 feature,
@@ -777,7 +783,7 @@ impl Features {
         while start < count {
             let end = (start + SCORE_BATCH).min(count);
             let x = self.rows_of(stage, start..end, rows, context, &token_slots);
-            stage.margins(&x, &mut batch);
+            stage.margins(&x, end - start, &mut batch);
             margins.extend_from_slice(&batch);
             start = end;
         }
@@ -785,8 +791,10 @@ impl Features {
     }
 
     /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`),
-    /// made column by column [`ROW_GROUP`] rows at a time (each column's kind is matched once
-    /// per group, and a group's rows stay in the cache while its columns are written).
+    /// in lanes when [`Stage::lanes`] (the last group padded with zeros), else one after the
+    /// other. They are made column by column a group of rows at a time: each column's kind is
+    /// matched once per group, and a group's rows stay in the cache while its columns are
+    /// written.
     fn rows_of(
         &self,
         stage: &Stage,
@@ -796,43 +804,49 @@ impl Features {
         token_slots: &HashMap<u32, Vec<usize>>,
     ) -> Vec<f32> {
         let width = stage.width();
-        let mut out = vec![0.0f32; span.len() * width];
-        let (indices, offsets) = &self.bags;
+        // Row k of a group, column j, is at `j * column + k * row` in the group's values.
+        let (group_rows, column, row) = if stage.lanes() {
+            (LANES, LANES, 1)
+        } else {
+            (ROW_GROUP, 1, width)
+        };
         let blocks: Vec<usize> = span.map(|k| rows.map_or(k, |r| r[k])).collect();
+        let mut out = vec![0.0f32; blocks.len().div_ceil(group_rows) * group_rows * width];
+        let (indices, offsets) = &self.bags;
         for (group, out) in blocks
-            .chunks(ROW_GROUP)
-            .zip(out.chunks_mut(ROW_GROUP * width))
+            .chunks(group_rows)
+            .zip(out.chunks_mut(group_rows * width))
         {
             crate::budget::check();
             for (j, &source) in stage.reads.iter().enumerate() {
-                let slots = out.iter_mut().skip(j).step_by(width);
+                let slots = out.iter_mut().skip(j * column).step_by(row);
                 match source {
-                    Source::Base(c) => self.base.gather(c, group, out, width, j),
+                    Source::Base(c) => self.base.gather(c, group, out, row, j * column),
                     Source::Candidate(c) => {
                         let stride = candidates::NAMES.len();
-                        for (slot, &row) in slots.zip(group) {
-                            *slot = self.candidates[row * stride + c];
+                        for (slot, &b) in slots.zip(group) {
+                            *slot = self.candidates[b * stride + c];
                         }
                     }
                     Source::Context(c) => {
                         let stride = stage2::NAMES.len();
-                        for (slot, &row) in slots.zip(group) {
-                            *slot = context[row * stride + c];
+                        for (slot, &b) in slots.zip(group) {
+                            *slot = context[b * stride + c];
                         }
                     }
                     Source::CetrCluster => {
-                        for (slot, &row) in slots.zip(group) {
-                            *slot = f32::from(u8::from(self.cetr_cluster[row]));
+                        for (slot, &b) in slots.zip(group) {
+                            *slot = f32::from(u8::from(self.cetr_cluster[b]));
                         }
                     }
                     Source::Token(_) => {} // set from the bags below
                 }
             }
             if !token_slots.is_empty() {
-                for (slot, &row) in out.chunks_exact_mut(width).zip(group) {
-                    for &t in &indices[offsets[row] as usize..offsets[row + 1] as usize] {
+                for (k, &b) in group.iter().enumerate() {
+                    for &t in &indices[offsets[b] as usize..offsets[b + 1] as usize] {
                         for &j in token_slots.get(&(t as u32)).map_or(&[][..], Vec::as_slice) {
-                            slot[j] = 1.0;
+                            out[j * column + k * row] = 1.0;
                         }
                     }
                 }
