@@ -996,9 +996,20 @@ impl Network {
         if n == 0 {
             return Vec::new();
         }
-        let fill = |row: usize, out: &mut [f32]| {
-            for (value, &source) in out.iter_mut().zip(&self.numeric) {
-                *value = features.value(source, row, &[]);
+        let width = self.numeric.len();
+        // Column by column, each column's kind matched once per segment.
+        let fill = |range: Range<usize>, out: &mut [f32]| {
+            let blocks: Vec<usize> = range.collect();
+            for (j, &source) in self.numeric.iter().enumerate() {
+                match source {
+                    Source::Base(c) => features.base.gather(c, &blocks, out, width, j),
+                    _ => {
+                        let slots = out.iter_mut().skip(j).step_by(width.max(1));
+                        for (slot, &row) in slots.zip(&blocks) {
+                            *slot = features.value(source, row, &[]);
+                        }
+                    }
+                }
             }
         };
         // The load checked the sizes, and the bags are the vocabulary's positions.

@@ -22,6 +22,7 @@ use crate::hash::HashMap;
 #[cfg(target_arch = "x86_64")]
 use kernels::Avx2;
 use kernels::{attention, layer_norm, AttentionScratch, Dense, Heads, Kernels, Portable, Then};
+use std::ops::Range;
 
 /// A page is computed this many attention chunks at a time (see [`SeqNet::margins`]).
 const SEGMENT_CHUNKS: usize = 64;
@@ -270,19 +271,19 @@ impl SeqNet {
             .len()
             .checked_div(numeric)
             .unwrap_or(offsets.len().saturating_sub(1));
-        let fill = |i: usize, out: &mut [f32]| {
-            out.copy_from_slice(&values[i * numeric..(i + 1) * numeric]);
+        let fill = |range: Range<usize>, out: &mut [f32]| {
+            out.copy_from_slice(&values[range.start * numeric..range.end * numeric]);
         };
         self.margins_with(rows, fill, indices, offsets)
     }
 
-    /// [`SeqNet::margins`] of `rows` blocks whose numeric inputs `fill(i, out)` writes into
-    /// `out` ([`SeqNet::numeric`] values) when block i's are needed: the caller need not hold
-    /// them for the whole page.
+    /// [`SeqNet::margins`] of `rows` blocks whose numeric inputs `fill(range, out)` writes
+    /// into `out` (blocks `range`, [`SeqNet::numeric`] values each, row after row) when a
+    /// segment needs them: the caller need not hold them for the whole page.
     pub fn margins_with(
         &self,
         rows: usize,
-        fill: impl Fn(usize, &mut [f32]),
+        fill: impl Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
     ) -> Result<Vec<f32>, NetError> {
@@ -298,7 +299,7 @@ impl SeqNet {
     /// page at once would give.
     fn margins_in_segments(
         &self,
-        fill: &dyn Fn(usize, &mut [f32]),
+        fill: &dyn Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         rows: usize,
@@ -324,7 +325,7 @@ impl SeqNet {
     /// with zeros at the range's ends; attention chunks keep the page's boundaries).
     fn logits(
         &self,
-        fill: &dyn Fn(usize, &mut [f32]),
+        fill: &dyn Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
@@ -343,7 +344,7 @@ impl SeqNet {
     fn logits_avx2(
         &self,
         avx2: Avx2,
-        fill: &dyn Fn(usize, &mut [f32]),
+        fill: &dyn Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
@@ -356,7 +357,7 @@ impl SeqNet {
     fn logits_with<K: Kernels>(
         &self,
         kernels: K,
-        fill: &dyn Fn(usize, &mut [f32]),
+        fill: &dyn Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
@@ -414,7 +415,7 @@ impl SeqNet {
     fn input<K: Kernels>(
         &self,
         kernels: K,
-        fill: &dyn Fn(usize, &mut [f32]),
+        fill: &dyn Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
@@ -428,10 +429,13 @@ impl SeqNet {
         x.clear();
         x.resize(rows * (numeric + e), 0.0);
         let (centre, scale) = (&self.mean[..numeric], &self.scale[..numeric]);
-        let mut row = vec![0.0f32; numeric];
-        for (i, x) in range.zip(x.chunks_exact_mut(numeric + e)) {
+        let mut values = vec![0.0f32; rows * numeric];
+        fill(range.clone(), &mut values);
+        for ((i, x), row) in range
+            .zip(x.chunks_exact_mut(numeric + e))
+            .zip(values.chunks_exact(numeric.max(1)))
+        {
             let (standard, mean) = x.split_at_mut(numeric);
-            fill(i, &mut row);
             for j in 0..numeric {
                 standard[j] = ((row[j] - centre[j]) / scale[j]).clamp(-CLIP, CLIP);
             }

@@ -212,6 +212,7 @@ impl BaseMatrix {
     }
 
     /// Column `j`'s value for block `row`.
+    #[inline]
     pub fn get(&self, row: usize, j: usize) -> f32 {
         match &self.columns[j] {
             Column::Bytes(v) => f32::from(v[row]),
@@ -250,8 +251,27 @@ impl BaseMatrix {
                 }
             }
             &Column::Shifted { of, offset } => {
-                for (slot, &row) in slots.zip(rows) {
-                    *slot = self.shifted(of, row, offset);
+                let n = self.rows as i64;
+                let at = |row: usize| {
+                    let at = row as i64 + offset;
+                    (0..n).contains(&at).then_some(at as usize)
+                };
+                match &self.columns[of] {
+                    Column::Bytes(v) => {
+                        for (slot, &row) in slots.zip(rows) {
+                            *slot = at(row).map_or(0.0, |a| f32::from(v[a]));
+                        }
+                    }
+                    Column::Floats(v) => {
+                        for (slot, &row) in slots.zip(rows) {
+                            *slot = at(row).map_or(0.0, |a| v[a]);
+                        }
+                    }
+                    Column::Shifted { .. } => {
+                        for (slot, &row) in slots.zip(rows) {
+                            *slot = self.shifted(of, row, offset);
+                        }
+                    }
                 }
             }
         }

@@ -103,7 +103,9 @@ fn segments_give_the_logits_of_the_whole_page() {
         .collect();
     let offsets: Vec<i64> = (0..=rows as i64).map(|i| i / 2).collect();
     let indices: Vec<i64> = (0..rows as i64 / 2).map(|i| i % 3).collect();
-    let fill = |i: usize, out: &mut [f32]| out.copy_from_slice(&values[i * 2..(i + 1) * 2]);
+    let fill = |r: std::ops::Range<usize>, out: &mut [f32]| {
+        out.copy_from_slice(&values[r.start * 2..r.end * 2]);
+    };
     let whole = net.margins_in_segments(&fill, &indices, &offsets, rows, usize::MAX);
     assert_eq!(whole.len(), rows);
     for segment in [1, 3, 4, 5, 8, 17, 64, 102] {
