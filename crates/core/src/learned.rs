@@ -792,9 +792,8 @@ impl Features {
 
     /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`),
     /// in lanes when [`Stage::lanes`] (the last group padded with zeros), else one after the
-    /// other. They are made column by column a group of rows at a time: each column's kind is
-    /// matched once per group, and a group's rows stay in the cache while its columns are
-    /// written.
+    /// other. They are made column by column, [`ROW_GROUP`] rows at a time: each column's
+    /// values for the group are read into one buffer (its kind matched once), then placed.
     fn rows_of(
         &self,
         stage: &Stage,
@@ -804,49 +803,65 @@ impl Features {
         token_slots: &HashMap<u32, Vec<usize>>,
     ) -> Vec<f32> {
         let width = stage.width();
-        // Row k of a group, column j, is at `j * column + k * row` in the group's values.
-        let (group_rows, column, row) = if stage.lanes() {
-            (LANES, LANES, 1)
-        } else {
-            (ROW_GROUP, 1, width)
-        };
+        let lanes = stage.lanes();
+        // Row k of a group, column j, is at `place[k] + j * column` in the group's values.
+        let column = if lanes { LANES } else { 1 };
+        let place: Vec<usize> = (0..ROW_GROUP)
+            .map(|k| {
+                if lanes {
+                    (k / LANES) * width * LANES + k % LANES
+                } else {
+                    k * width
+                }
+            })
+            .collect();
         let blocks: Vec<usize> = span.map(|k| rows.map_or(k, |r| r[k])).collect();
-        let mut out = vec![0.0f32; blocks.len().div_ceil(group_rows) * group_rows * width];
+        let padded = if lanes {
+            blocks.len().div_ceil(LANES) * LANES
+        } else {
+            blocks.len()
+        };
+        let mut out = vec![0.0f32; padded * width];
+        let mut values = [0.0f32; ROW_GROUP];
         let (indices, offsets) = &self.bags;
         for (group, out) in blocks
-            .chunks(group_rows)
-            .zip(out.chunks_mut(group_rows * width))
+            .chunks(ROW_GROUP)
+            .zip(out.chunks_mut(ROW_GROUP * width))
         {
             crate::budget::check();
+            let values = &mut values[..group.len()];
             for (j, &source) in stage.reads.iter().enumerate() {
-                let slots = out.iter_mut().skip(j * column).step_by(row);
                 match source {
-                    Source::Base(c) => self.base.gather(c, group, out, row, j * column),
+                    Source::Base(c) => self.base.gather(c, group, values),
                     Source::Candidate(c) => {
                         let stride = candidates::NAMES.len();
-                        for (slot, &b) in slots.zip(group) {
-                            *slot = self.candidates[b * stride + c];
+                        for (v, &b) in values.iter_mut().zip(group) {
+                            *v = self.candidates[b * stride + c];
                         }
                     }
                     Source::Context(c) => {
                         let stride = stage2::NAMES.len();
-                        for (slot, &b) in slots.zip(group) {
-                            *slot = context[b * stride + c];
+                        for (v, &b) in values.iter_mut().zip(group) {
+                            *v = context[b * stride + c];
                         }
                     }
                     Source::CetrCluster => {
-                        for (slot, &b) in slots.zip(group) {
-                            *slot = f32::from(u8::from(self.cetr_cluster[b]));
+                        for (v, &b) in values.iter_mut().zip(group) {
+                            *v = f32::from(u8::from(self.cetr_cluster[b]));
                         }
                     }
-                    Source::Token(_) => {} // set from the bags below
+                    Source::Token(_) => continue, // set from the bags below
+                }
+                let at = j * column;
+                for (&v, &p) in values.iter().zip(&place) {
+                    out[p + at] = v;
                 }
             }
             if !token_slots.is_empty() {
-                for (k, &b) in group.iter().enumerate() {
+                for (&b, &p) in group.iter().zip(&place) {
                     for &t in &indices[offsets[b] as usize..offsets[b + 1] as usize] {
                         for &j in token_slots.get(&(t as u32)).map_or(&[][..], Vec::as_slice) {
-                            out[j * column + k * row] = 1.0;
+                            out[p + j * column] = 1.0;
                         }
                     }
                 }
@@ -856,7 +871,8 @@ impl Features {
     }
 }
 
-/// Rows whose compact columns are written together (see [`Features::rows_of`]).
+/// Rows whose compact columns are written together (see [`Features::rows_of`]); a multiple
+/// of [`LANES`].
 const ROW_GROUP: usize = 64;
 
 /// Blocks whose compact rows are made and scored together (see [`Features::margins_of`]).
@@ -997,18 +1013,22 @@ impl Network {
             return Vec::new();
         }
         let width = self.numeric.len();
-        // Column by column, each column's kind matched once per segment.
+        // Column by column: each column's values for the segment read into one buffer (its
+        // kind matched once), then placed in the rows.
         let fill = |range: Range<usize>, out: &mut [f32]| {
             let blocks: Vec<usize> = range.collect();
+            let mut values = vec![0.0f32; blocks.len()];
             for (j, &source) in self.numeric.iter().enumerate() {
                 match source {
-                    Source::Base(c) => features.base.gather(c, &blocks, out, width, j),
+                    Source::Base(c) => features.base.gather(c, &blocks, &mut values),
                     _ => {
-                        let slots = out.iter_mut().skip(j).step_by(width.max(1));
-                        for (slot, &row) in slots.zip(&blocks) {
-                            *slot = features.value(source, row, &[]);
+                        for (v, &row) in values.iter_mut().zip(&blocks) {
+                            *v = features.value(source, row, &[]);
                         }
                     }
+                }
+                for (k, &v) in values.iter().enumerate() {
+                    out[k * width + j] = v;
                 }
             }
         };

@@ -236,9 +236,9 @@ impl BaseMatrix {
         }
     }
 
-    /// Column `j`'s values of blocks `rows`, written to `out[k * stride + at]` for the k-th.
-    pub fn gather(&self, j: usize, rows: &[usize], out: &mut [f32], stride: usize, at: usize) {
-        let slots = out.iter_mut().skip(at).step_by(stride.max(1));
+    /// Column `j`'s values of blocks `rows`, one after the other into `out`.
+    pub fn gather(&self, j: usize, rows: &[usize], out: &mut [f32]) {
+        let slots = out.iter_mut();
         match &self.columns[j] {
             Column::Bytes(v) => {
                 for (slot, &row) in slots.zip(rows) {
@@ -395,12 +395,12 @@ mod tests {
             for (row, v) in column.iter().enumerate() {
                 assert_eq!(matrix.get(row, j).to_bits(), v.to_bits());
             }
-            let mut out = vec![9.0; 2 * rows.len()];
-            matrix.gather(j, &rows, &mut out, 2, 1);
+            let mut out = vec![9.0; rows.len() + 1];
+            matrix.gather(j, &rows, &mut out);
             for (k, &row) in rows.iter().enumerate() {
-                assert_eq!(out[2 * k + 1].to_bits(), column[row].to_bits());
-                assert_eq!(out[2 * k], 9.0);
+                assert_eq!(out[k].to_bits(), column[row].to_bits());
             }
+            assert_eq!(out[rows.len()], 9.0);
         }
         assert!(matrix.columns.iter().any(|c| matches!(c, Column::Bytes(_))));
         assert!(matrix
