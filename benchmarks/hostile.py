@@ -99,7 +99,8 @@ def table(rows: list[tuple[Case, tuple[int, str, float, float, float] | None]], 
     lines = [f"Measured by `python benchmarks/hostile.py` on {date.today().isoformat()} "
              f"({platform.machine()}, Python {platform.python_version()}); one fresh process per case, "
              "models loaded first; peak memory is the process's resident peak, the interpreter and "
-             "the models included. CPU seconds are the process's (user and system): on a shared machine "
+             "the models included (so the peak per input byte is given for pages of 1 MB or more). "
+             "CPU seconds are the process's (user and system): on a shared machine "
              "they move less than the wall-clock seconds.", "",
              "| case | page | size | what thresher does | seconds | CPU seconds | peak MB "
              "| peak bytes per input byte |",
@@ -111,7 +112,7 @@ def table(rows: list[tuple[Case, tuple[int, str, float, float, float] | None]], 
         size, outcome, seconds, cpu, peak = result
         lines.append(f"| {case.name} | {case.what} | {size / 1e6:.2f} MB | {outcome} | {seconds:.2f} | {cpu:.2f} | "
                      f"{peak:.0f} | "
-                     f"{peak * 2**20 / max(size, 1):,.0f} |")
+                     f"{f'{peak * 2**20 / size:,.0f}' if size >= 1_000_000 else ''} |")
     return "\n".join(lines) + "\n"
 
 
