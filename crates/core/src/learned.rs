@@ -832,6 +832,11 @@ impl Features {
             let values = &mut values[..group.len()];
             for (j, &source) in stage.reads.iter().enumerate() {
                 match source {
+                    // Stage 1 reads every block: a group is then a range of them.
+                    Source::Base(c) if rows.is_none() => {
+                        self.base
+                            .gather_range(c, group[0]..group[0] + group.len(), values);
+                    }
                     Source::Base(c) => self.base.gather(c, group, values),
                     Source::Candidate(c) => {
                         let stride = candidates::NAMES.len();
@@ -1016,13 +1021,12 @@ impl Network {
         // Column by column: each column's values for the segment read into one buffer (its
         // kind matched once), then placed in the rows.
         let fill = |range: Range<usize>, out: &mut [f32]| {
-            let blocks: Vec<usize> = range.collect();
-            let mut values = vec![0.0f32; blocks.len()];
+            let mut values = vec![0.0f32; range.len()];
             for (j, &source) in self.numeric.iter().enumerate() {
                 match source {
-                    Source::Base(c) => features.base.gather(c, &blocks, &mut values),
+                    Source::Base(c) => features.base.gather_range(c, range.clone(), &mut values),
                     _ => {
-                        for (v, &row) in values.iter_mut().zip(&blocks) {
+                        for (v, row) in values.iter_mut().zip(range.clone()) {
                             *v = features.value(source, row, &[]);
                         }
                     }

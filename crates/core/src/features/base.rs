@@ -3,6 +3,7 @@
 //! model files' format (models select their columns by name).
 
 use crate::hash::HashSet;
+use std::ops::Range;
 
 use super::columns::Columns;
 use super::page::Head;
@@ -236,6 +237,30 @@ impl BaseMatrix {
         }
     }
 
+    /// Column `j`'s values of blocks `rows` (a range), one after the other into `out`.
+    pub fn gather_range(&self, j: usize, rows: Range<usize>, out: &mut [f32]) {
+        let out = &mut out[..rows.len()];
+        match &self.columns[j] {
+            Column::Bytes(v) => {
+                for (slot, &b) in out.iter_mut().zip(&v[rows]) {
+                    *slot = f32::from(b);
+                }
+            }
+            Column::Floats(v) => out.copy_from_slice(&v[rows]),
+            &Column::Shifted { of, offset } => {
+                // The rows whose shifted row lies on the page read it; the others are 0.
+                let n = self.rows as i64;
+                let lo = (-offset).clamp(rows.start as i64, rows.end as i64) as usize;
+                let hi = (n - offset).clamp(lo as i64, rows.end as i64) as usize;
+                out.fill(0.0);
+                if lo < hi {
+                    let from = (lo as i64 + offset) as usize..(hi as i64 + offset) as usize;
+                    self.gather_range(of, from, &mut out[lo - rows.start..hi - rows.start]);
+                }
+            }
+        }
+    }
+
     /// Column `j`'s values of blocks `rows`, one after the other into `out`.
     pub fn gather(&self, j: usize, rows: &[usize], out: &mut [f32]) {
         let slots = out.iter_mut();
@@ -401,6 +426,13 @@ mod tests {
                 assert_eq!(out[k].to_bits(), column[row].to_bits());
             }
             assert_eq!(out[rows.len()], 9.0);
+            for range in [0..0, 0..rows.len(), 1..rows.len(), 0..1, 2..3] {
+                let mut out = vec![9.0; range.len()];
+                matrix.gather_range(j, range.clone(), &mut out);
+                for (v, row) in out.iter().zip(range) {
+                    assert_eq!(v.to_bits(), column[row].to_bits());
+                }
+            }
         }
         assert!(matrix.columns.iter().any(|c| matches!(c, Column::Bytes(_))));
         assert!(matrix
