@@ -53,6 +53,9 @@ CASES = (
          lambda: '<script type="application/ld+json">' + "[" * 100_000 + "]" * 100_000 + "</script><p>hello</p>"),
     Case("article-20mb", "a 20 MB article of 160,000 paragraphs",
          lambda: "<article>" + _paragraphs(160_000) + "</article>"),
+    Case("div-blocks-50mb", "a 50 MB page of 500,000 <div> blocks of about 100 bytes",
+         lambda: "<body>" + "".join(f'<div class="entry"><a href="/entry/{i}">Entry {i:06d}</a> and a short line of '
+                                    "plain words in it.</div>" for i in range(500_000)) + "</body>"),
     Case("binary", "64 KB of random bytes", lambda: bytes(range(256)) * 256),
     Case("frameset", "<frameset><noframes><body><p>text", lambda: "<frameset><noframes><body><p>text"),
     Case("rss", "an RSS feed",
@@ -68,17 +71,18 @@ def _run_case(name: str, queue: multiprocessing.Queue[tuple]) -> None:
     case = next(c for c in CASES if c.name == name)
     page = case.make()
     start = time.perf_counter()
+    cpu = time.process_time()
     try:
         out = thresher.extract(page)
         outcome = f"text, {len(out):,} characters"
     except InputError as exc:
         outcome = f"InputError: {exc}"
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    queue.put((len(page), outcome, seconds, peak_mb))
+    queue.put((len(page), outcome, seconds, cpu, peak_mb))
 
 
-def measure(case: Case, timeout: float) -> tuple[int, str, float, float] | None:
+def measure(case: Case, timeout: float) -> tuple[int, str, float, float, float] | None:
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     worker = context.Process(target=_run_case, args=(case.name, queue))
@@ -91,18 +95,24 @@ def measure(case: Case, timeout: float) -> tuple[int, str, float, float] | None:
     return queue.get() if not queue.empty() else None
 
 
-def table(rows: list[tuple[Case, tuple[int, str, float, float] | None]], timeout: float) -> str:
+def table(rows: list[tuple[Case, tuple[int, str, float, float, float] | None]], timeout: float) -> str:
     lines = [f"Measured by `python benchmarks/hostile.py` on {date.today().isoformat()} "
              f"({platform.machine()}, Python {platform.python_version()}); one fresh process per case, "
              "models loaded first; peak memory is the process's resident peak, the interpreter and "
-             "the models included.", "",
-             "| case | page | size | what thresher does | seconds | peak MB |", "|---|---|---|---|---|---|"]
+             "the models included (so the peak per input byte is given for pages of 1 MB or more). "
+             "CPU seconds are the process's (user and system): on a shared machine "
+             "they move less than the wall-clock seconds.", "",
+             "| case | page | size | what thresher does | seconds | CPU seconds | peak MB "
+             "| peak bytes per input byte |",
+             "|---|---|---|---|---|---|---|---|"]
     for case, result in rows:
         if result is None:
-            lines.append(f"| {case.name} | {case.what} | | did not finish in {timeout:.0f} s | | |")
+            lines.append(f"| {case.name} | {case.what} | | did not finish in {timeout:.0f} s | | | | |")
             continue
-        size, outcome, seconds, peak = result
-        lines.append(f"| {case.name} | {case.what} | {size / 1e6:.2f} MB | {outcome} | {seconds:.2f} | {peak:.0f} |")
+        size, outcome, seconds, cpu, peak = result
+        lines.append(f"| {case.name} | {case.what} | {size / 1e6:.2f} MB | {outcome} | {seconds:.2f} | {cpu:.2f} | "
+                     f"{peak:.0f} | "
+                     f"{f'{peak * 2**20 / size:,.0f}' if size >= 1_000_000 else ''} |")
     return "\n".join(lines) + "\n"
 
 

@@ -16,7 +16,7 @@ use crate::features::tree::{TreeFacts, TreeParams};
 use crate::features::{base, candidates, cetr, stage2, tokens};
 use crate::hash::{HashMap, HashMapExt, HashSet};
 use crate::seqnet::{SeqNet, Sizes};
-use crate::trees::{CompleteEnsemble, Ensemble};
+use crate::trees::{CompleteEnsemble, Ensemble, LANES};
 use std::ops::Range;
 
 mod decode;
@@ -155,15 +155,21 @@ impl Stage {
         self.reads.len().max(1)
     }
 
-    /// One margin per row of `rows` (`width` values each).
-    fn margins(&self, rows: &[f32], out: &mut Vec<f64>) {
+    /// Whether its compact rows are laid out in lanes (see [`CompleteEnsemble::margins_lanes`]),
+    /// else one after the other.
+    fn lanes(&self) -> bool {
+        matches!(self.scorer, Scorer::Complete(_))
+    }
+
+    /// One margin per row of the `n` compact rows `rows` (`width` values each, in lanes when
+    /// [`Stage::lanes`]).
+    fn margins(&self, rows: &[f32], n: usize, out: &mut Vec<f64>) {
         let width = self.width();
-        let n = rows.len() / width;
         out.clear();
         match &self.scorer {
             Scorer::Complete(complete) => {
                 out.resize(n, 0.0);
-                complete.margins(rows, out);
+                complete.margins_lanes(rows, out);
             }
             Scorer::Nodes {
                 feature,
@@ -219,7 +225,6 @@ pub struct LearnedModel {
     network: Option<Network>,
     /// The tokens the trees read, in [`Source::Token`]'s numbering.
     tokens: tokens::Vocabulary,
-    base_width: usize,
     threshold: f64,
     decoding: Decoding,
 }
@@ -483,7 +488,6 @@ impl LearnedModel {
             stage2,
             network,
             tokens: tokens::Vocabulary::new(&token_list),
-            base_width: base_names.len(),
             threshold: file.threshold,
             decoding: file.decoding,
         })
@@ -741,8 +745,7 @@ pub struct PageScores {
 /// A page's feature groups, computed once and read by every stage.
 struct Features {
     rows: usize,
-    base: Vec<f32>,
-    base_width: usize,
+    base: base::BaseMatrix,
     candidates: Vec<f32>,
     /// Per block, the trees' tokens it holds (ascending positions).
     bags: (Vec<i64>, Vec<i64>),
@@ -752,7 +755,7 @@ struct Features {
 impl Features {
     fn value(&self, source: Source, row: usize, context: &[f32]) -> f32 {
         match source {
-            Source::Base(j) => self.base[row * self.base_width + j],
+            Source::Base(j) => self.base.get(row, j),
             Source::Candidate(j) => self.candidates[row * candidates::NAMES.len() + j],
             Source::Context(j) => context[row * stage2::NAMES.len() + j],
             Source::CetrCluster => f32::from(u8::from(self.cetr_cluster[row])),
@@ -780,14 +783,17 @@ impl Features {
         while start < count {
             let end = (start + SCORE_BATCH).min(count);
             let x = self.rows_of(stage, start..end, rows, context, &token_slots);
-            stage.margins(&x, &mut batch);
+            stage.margins(&x, end - start, &mut batch);
             margins.extend_from_slice(&batch);
             start = end;
         }
         margins
     }
 
-    /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`).
+    /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`),
+    /// in lanes when [`Stage::lanes`] (the last group padded with zeros), else one after the
+    /// other. They are made column by column, [`ROW_GROUP`] rows at a time: each column's
+    /// values for the group are read into one buffer (its kind matched once), then placed.
     fn rows_of(
         &self,
         stage: &Stage,
@@ -797,17 +803,71 @@ impl Features {
         token_slots: &HashMap<u32, Vec<usize>>,
     ) -> Vec<f32> {
         let width = stage.width();
-        let mut out = vec![0.0f32; span.len() * width];
+        let lanes = stage.lanes();
+        // Row k of a group, column j, is at `place[k] + j * column` in the group's values.
+        let column = if lanes { LANES } else { 1 };
+        let place: Vec<usize> = (0..ROW_GROUP)
+            .map(|k| {
+                if lanes {
+                    (k / LANES) * width * LANES + k % LANES
+                } else {
+                    k * width
+                }
+            })
+            .collect();
+        let blocks: Vec<usize> = span.map(|k| rows.map_or(k, |r| r[k])).collect();
+        let padded = if lanes {
+            blocks.len().div_ceil(LANES) * LANES
+        } else {
+            blocks.len()
+        };
+        let mut out = vec![0.0f32; padded * width];
+        let mut values = [0.0f32; ROW_GROUP];
         let (indices, offsets) = &self.bags;
-        for (k, slot) in span.zip(out.chunks_exact_mut(width)) {
-            let row = rows.map_or(k, |r| r[k]);
-            for (value, &source) in slot.iter_mut().zip(&stage.reads) {
-                *value = self.value(source, row, context);
+        for (group, out) in blocks
+            .chunks(ROW_GROUP)
+            .zip(out.chunks_mut(ROW_GROUP * width))
+        {
+            crate::budget::check();
+            let values = &mut values[..group.len()];
+            for (j, &source) in stage.reads.iter().enumerate() {
+                match source {
+                    // Stage 1 reads every block: a group is then a range of them.
+                    Source::Base(c) if rows.is_none() => {
+                        self.base
+                            .gather_range(c, group[0]..group[0] + group.len(), values);
+                    }
+                    Source::Base(c) => self.base.gather(c, group, values),
+                    Source::Candidate(c) => {
+                        let stride = candidates::NAMES.len();
+                        for (v, &b) in values.iter_mut().zip(group) {
+                            *v = self.candidates[b * stride + c];
+                        }
+                    }
+                    Source::Context(c) => {
+                        let stride = stage2::NAMES.len();
+                        for (v, &b) in values.iter_mut().zip(group) {
+                            *v = context[b * stride + c];
+                        }
+                    }
+                    Source::CetrCluster => {
+                        for (v, &b) in values.iter_mut().zip(group) {
+                            *v = f32::from(u8::from(self.cetr_cluster[b]));
+                        }
+                    }
+                    Source::Token(_) => continue, // set from the bags below
+                }
+                let at = j * column;
+                for (&v, &p) in values.iter().zip(&place) {
+                    out[p + at] = v;
+                }
             }
             if !token_slots.is_empty() {
-                for &t in &indices[offsets[row] as usize..offsets[row + 1] as usize] {
-                    for &j in token_slots.get(&(t as u32)).map_or(&[][..], Vec::as_slice) {
-                        slot[j] = 1.0;
+                for (&b, &p) in group.iter().zip(&place) {
+                    for &t in &indices[offsets[b] as usize..offsets[b + 1] as usize] {
+                        for &j in token_slots.get(&(t as u32)).map_or(&[][..], Vec::as_slice) {
+                            out[p + j * column] = 1.0;
+                        }
                     }
                 }
             }
@@ -815,6 +875,10 @@ impl Features {
         out
     }
 }
+
+/// Rows whose compact columns are written together (see [`Features::rows_of`]); a multiple
+/// of [`LANES`].
+const ROW_GROUP: usize = 64;
 
 /// Blocks whose compact rows are made and scored together (see [`Features::margins_of`]).
 const SCORE_BATCH: usize = 4096;
@@ -863,16 +927,14 @@ impl LearnedModel {
         let candidates_needed = needs(&stages, |s| matches!(s, Source::Candidate(_)));
         let features = Features {
             rows: n,
-            base: base::base_rows(
+            base: base::BaseMatrix::new(
                 page.dom,
                 doc,
                 page.facts,
                 page.params,
                 page.stop_words,
                 page.head,
-                self.base_width,
             ),
-            base_width: self.base_width,
             candidates: if candidates_needed {
                 candidates::candidate_columns(page.dom, doc, page.facts)
             } else {
@@ -947,23 +1009,37 @@ impl LearnedModel {
 
 impl Network {
     /// The network's probabilities (float32 logits and arithmetic, as numpy does on them).
+    /// Its numeric inputs are read from the features a segment of rows at a time, never
+    /// copied out for the whole page.
     fn scores(&self, page: &PageInput<'_>, features: &Features) -> Vec<f64> {
         let n = features.rows;
-        let width = self.numeric.len();
-        let mut values = vec![0.0f32; n * width];
-        for (row, slot) in values.chunks_exact_mut(width.max(1)).enumerate() {
-            for (value, &source) in slot.iter_mut().zip(&self.numeric) {
-                *value = features.value(source, row, &[]);
-            }
-        }
         let (indices, offsets) = tokens::token_bags(page.doc, page.facts, &self.vocabulary);
         if n == 0 {
             return Vec::new();
         }
+        let width = self.numeric.len();
+        // Column by column: each column's values for the segment read into one buffer (its
+        // kind matched once), then placed in the rows.
+        let fill = |range: Range<usize>, out: &mut [f32]| {
+            let mut values = vec![0.0f32; range.len()];
+            for (j, &source) in self.numeric.iter().enumerate() {
+                match source {
+                    Source::Base(c) => features.base.gather_range(c, range.clone(), &mut values),
+                    _ => {
+                        for (v, row) in values.iter_mut().zip(range.clone()) {
+                            *v = features.value(source, row, &[]);
+                        }
+                    }
+                }
+                for (k, &v) in values.iter().enumerate() {
+                    out[k * width + j] = v;
+                }
+            }
+        };
         // The load checked the sizes, and the bags are the vocabulary's positions.
         let logits = self
             .net
-            .margins(&values, &indices, &offsets)
+            .margins_with(n, fill, &indices, &offsets)
             .unwrap_or_else(|_| vec![0.0; n]);
         logits.iter().map(|&m| f64::from(sigmoid32(m))).collect()
     }

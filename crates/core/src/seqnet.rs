@@ -22,6 +22,7 @@ use crate::hash::HashMap;
 #[cfg(target_arch = "x86_64")]
 use kernels::Avx2;
 use kernels::{attention, layer_norm, AttentionScratch, Dense, Heads, Kernels, Portable, Then};
+use std::ops::Range;
 
 /// A page is computed this many attention chunks at a time (see [`SeqNet::margins`]).
 const SEGMENT_CHUNKS: usize = 64;
@@ -270,8 +271,24 @@ impl SeqNet {
             .len()
             .checked_div(numeric)
             .unwrap_or(offsets.len().saturating_sub(1));
+        let fill = |range: Range<usize>, out: &mut [f32]| {
+            out.copy_from_slice(&values[range.start * numeric..range.end * numeric]);
+        };
+        self.margins_with(rows, fill, indices, offsets)
+    }
+
+    /// [`SeqNet::margins`] of `rows` blocks whose numeric inputs `fill(range, out)` writes
+    /// into `out` (blocks `range`, [`SeqNet::numeric`] values each, row after row) when a
+    /// segment needs them: the caller need not hold them for the whole page.
+    pub fn margins_with(
+        &self,
+        rows: usize,
+        fill: impl Fn(Range<usize>, &mut [f32]),
+        indices: &[i64],
+        offsets: &[i64],
+    ) -> Result<Vec<f32>, NetError> {
         self.check_tokens(rows, indices, offsets)?;
-        Ok(self.margins_in_segments(values, indices, offsets, rows, SEGMENT_CHUNKS * self.chunk))
+        Ok(self.margins_in_segments(&fill, indices, offsets, rows, SEGMENT_CHUNKS * self.chunk))
     }
 
     /// [`SeqNet::margins`] over `segment` rows at a time, so that a page of a million blocks
@@ -282,7 +299,7 @@ impl SeqNet {
     /// page at once would give.
     fn margins_in_segments(
         &self,
-        values: &[f32],
+        fill: &dyn Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         rows: usize,
@@ -297,7 +314,7 @@ impl SeqNet {
             let end_chunk = ((end + 1).div_ceil(self.chunk) * self.chunk).min(rows);
             // ... and the rows the first convolution reads around them.
             let (a, b) = (first_chunk.saturating_sub(2), (end_chunk + 2).min(rows));
-            let out = self.logits(values, indices, offsets, a..b);
+            let out = self.logits(fill, indices, offsets, a..b);
             logits.extend_from_slice(&out[start - a..end - a]);
             start = end;
         }
@@ -308,7 +325,7 @@ impl SeqNet {
     /// with zeros at the range's ends; attention chunks keep the page's boundaries).
     fn logits(
         &self,
-        values: &[f32],
+        fill: &dyn Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
@@ -316,9 +333,9 @@ impl SeqNet {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx2) = Avx2::detect() {
             // SAFETY: `logits_avx2` is compiled for AVX2 and FMA, which `detect` found.
-            return unsafe { self.logits_avx2(avx2, values, indices, offsets, range) };
+            return unsafe { self.logits_avx2(avx2, fill, indices, offsets, range) };
         }
-        self.logits_with(Portable, values, indices, offsets, range)
+        self.logits_with(Portable, fill, indices, offsets, range)
     }
 
     /// [`SeqNet::logits_with`] the AVX2 kernels, its loops compiled for AVX2 and FMA too.
@@ -327,12 +344,12 @@ impl SeqNet {
     fn logits_avx2(
         &self,
         avx2: Avx2,
-        values: &[f32],
+        fill: &dyn Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
     ) -> Vec<f32> {
-        self.logits_with(avx2, values, indices, offsets, range)
+        self.logits_with(avx2, fill, indices, offsets, range)
     }
 
     /// [`SeqNet::logits`] with `kernels` (the same results with either: see [`kernels`]).
@@ -340,7 +357,7 @@ impl SeqNet {
     fn logits_with<K: Kernels>(
         &self,
         kernels: K,
-        values: &[f32],
+        fill: &dyn Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
@@ -350,15 +367,7 @@ impl SeqNet {
         let d = self.in2.outputs();
         let mut buffers = Buffers::default();
         let mut h = vec![0.0f32; rows * d];
-        self.input(
-            kernels,
-            values,
-            indices,
-            offsets,
-            range,
-            &mut buffers,
-            &mut h,
-        );
+        self.input(kernels, fill, indices, offsets, range, &mut buffers, &mut h);
         crate::budget::checkpoint();
         self.conv1.add_relu(kernels, &mut h, &mut buffers.padded);
         for layer in &self.layers {
@@ -406,7 +415,7 @@ impl SeqNet {
     fn input<K: Kernels>(
         &self,
         kernels: K,
-        values: &[f32],
+        fill: &dyn Fn(Range<usize>, &mut [f32]),
         indices: &[i64],
         offsets: &[i64],
         range: std::ops::Range<usize>,
@@ -420,9 +429,13 @@ impl SeqNet {
         x.clear();
         x.resize(rows * (numeric + e), 0.0);
         let (centre, scale) = (&self.mean[..numeric], &self.scale[..numeric]);
-        for (i, x) in range.zip(x.chunks_exact_mut(numeric + e)) {
+        let mut values = vec![0.0f32; rows * numeric];
+        fill(range.clone(), &mut values);
+        for ((i, x), row) in range
+            .zip(x.chunks_exact_mut(numeric + e))
+            .zip(values.chunks_exact(numeric.max(1)))
+        {
             let (standard, mean) = x.split_at_mut(numeric);
-            let row = &values[i * numeric..(i + 1) * numeric];
             for j in 0..numeric {
                 standard[j] = ((row[j] - centre[j]) / scale[j]).clamp(-CLIP, CLIP);
             }

@@ -147,6 +147,9 @@ pub struct CompleteEnsemble {
     // float64 one, so that a float32 `x` exceeds it exactly when `x` (as float64) exceeds the
     // original.
     splits32: Vec<(u32, f32)>,
+    // The float32 splits for rows in lanes (see [`CompleteEnsemble::margins_lanes`]): each
+    // column times [`LANES`], where the column's values of a group of rows begin.
+    lanes32: Vec<(u32, f32)>,
     value: Vec<f64>,
     trees: usize,
     width: usize,
@@ -192,11 +195,17 @@ impl CompleteEnsemble {
             }
         }
         let splits: Vec<(u32, f64)> = feature.into_iter().zip(threshold).collect();
-        let splits32 = splits.iter().map(|&(f, t)| (f, float32_floor(t))).collect();
+        let splits32: Vec<(u32, f32)> =
+            splits.iter().map(|&(f, t)| (f, float32_floor(t))).collect();
+        let lanes32 = splits32
+            .iter()
+            .map(|&(f, t)| (f * LANES as u32, t))
+            .collect();
         Ok(Some(CompleteEnsemble {
             levels,
             splits,
             splits32,
+            lanes32,
             value,
             trees,
             width,
@@ -219,6 +228,56 @@ impl CompleteEnsemble {
         let mut leaves = vec![0.0; ROW_GROUP * self.trees];
         for (rows, margins) in x.chunks(ROW_GROUP * width).zip(out.chunks_mut(ROW_GROUP)) {
             self.chunk_margins(rows, &mut leaves, margins);
+        }
+    }
+
+    /// The margin of each row of `x` laid out in lanes: the rows in groups of [`LANES`], each
+    /// group's columns one after the other, [`LANES`] values each (row r of group g, column j
+    /// at `x[(g * width + j) * LANES + r]`), a last partial group padded with any values;
+    /// `out` holds one margin per row. The same margins as [`CompleteEnsemble::margins`] of the
+    /// rows one after the other: a step reads its value at the split's offset plus the lane,
+    /// so it needs no pointer per row.
+    pub fn margins_lanes(&self, x: &[f32], out: &mut [f64]) {
+        let width = self.width.max(1);
+        let mut leaves = vec![0.0; LANES * self.trees];
+        for (group, margins) in x.chunks_exact(width * LANES).zip(out.chunks_mut(LANES)) {
+            crate::budget::check();
+            if self.trees == 0 {
+                margins.fill(pairwise_sum(&[]) + self.base);
+                continue;
+            }
+            self.lane_leaves(group, &mut leaves);
+            for (margin, row_leaves) in margins.iter_mut().zip(leaves.chunks_exact(self.trees)) {
+                *margin = pairwise_sum(row_leaves) + self.base;
+            }
+        }
+    }
+
+    /// The leaf value of every tree for each row of one group in lanes, into
+    /// `leaves[r * trees + t]`.
+    fn lane_leaves(&self, group: &[f32], leaves: &mut [f64]) {
+        let inner = (1usize << self.levels) - 1;
+        assert_eq!(group.len(), self.width.max(1) * LANES);
+        for t in 0..self.trees {
+            let tree = &self.lanes32[t * inner..(t + 1) * inner];
+            let mut heap = [0usize; LANES];
+            for _ in 0..self.levels {
+                for (lane, h) in heap.iter_mut().enumerate() {
+                    debug_assert!(*h < tree.len());
+                    // SAFETY: as in `group_leaves`, h stays below `inner` = tree.len().
+                    let (at, threshold) = unsafe { *tree.get_unchecked(*h) };
+                    debug_assert!((at as usize) + lane < group.len());
+                    // SAFETY: `at` is a split's column times LANES, the column below `width`
+                    // (validated by `new`; padding splits read column 0), and `lane` is below
+                    // LANES, so `at + lane` < width * LANES, which is `group.len()` (asserted).
+                    let value = unsafe { *group.get_unchecked(at as usize + lane) };
+                    *h = 2 * *h + 1 + usize::from(value > threshold);
+                }
+            }
+            let values = &self.value[t * (inner + 1)..(t + 1) * (inner + 1)];
+            for (r, h) in heap.iter().enumerate() {
+                leaves[r * self.trees + t] = values[h - inner];
+            }
         }
     }
 
@@ -315,6 +374,10 @@ fn float32_floor(t: f64) -> f32 {
         near
     }
 }
+
+/// Rows walked together by [`CompleteEnsemble::margins_lanes`]: enough independent walks to
+/// hide a step's loads, few enough that their positions stay in registers.
+pub const LANES: usize = 8;
 
 /// Rows walked together by [`CompleteEnsemble::margins`].
 pub const ROW_GROUP: usize = 16;

@@ -3,6 +3,7 @@
 //! model files' format (models select their columns by name).
 
 use crate::hash::HashSet;
+use std::ops::Range;
 
 use super::columns::Columns;
 use super::page::Head;
@@ -97,10 +98,8 @@ fn own_groups(
 }
 
 /// [`base_columns`]' values row after row (one row per block, `width` values in each:
-/// [`base_names`]' count). Each own group is written into the rows as soon as it is
-/// computed and then dropped, except the columns the neighbours read, whose values are
-/// written last, row by row (no column of their own is made): the page's features exist
-/// once, as the rows, plus one group at a time.
+/// [`base_names`]' count; a smaller `width` keeps the first columns). The values are those
+/// of [`BaseMatrix`], which is how scoring holds them.
 pub fn base_rows(
     dom: &Dom,
     doc: &Document,
@@ -110,58 +109,195 @@ pub fn base_rows(
     head: &Head<'_>,
     width: usize,
 ) -> Vec<f32> {
-    let rows = doc.blocks.len();
-    let mut out = vec![0.0f32; rows * width];
+    let matrix = BaseMatrix::new(dom, doc, facts, params, stop_words, head);
+    let mut out = vec![0.0f32; matrix.rows() * width];
     if width == 0 {
         return out;
     }
-    let mut at = 0;
-    // The own columns the neighbours read, by their place in NEIGHBOUR_COLUMNS.
-    let mut kept: Vec<(usize, Vec<f32>)> = Vec::new();
-    own_groups(dom, doc, facts, params, stop_words, head, |group| {
-        write_columns(&mut out, width, at, &group.values);
-        at += group.values.len();
-        for (name, column) in group.names.into_iter().zip(group.values) {
-            let place = neighbours::NEIGHBOUR_COLUMNS
-                .iter()
-                .position(|n| *n == name);
-            if let Some(k) = place.filter(|k| kept.iter().all(|(held, _)| held != k)) {
-                kept.push((k, column));
-            }
-        }
-    });
-    kept.sort_by_key(|(k, _)| *k);
-    // Each neighbour column: its offset and the own column it reads, in base_columns' order.
-    let sources: Vec<(i64, &[f32])> = neighbours::OFFSETS
-        .iter()
-        .flat_map(|&offset| kept.iter().map(move |(_, c)| (offset, c.as_slice())))
-        .collect();
+    let mut full = vec![0.0f32; matrix.width()];
     for (i, row) in out.chunks_exact_mut(width).enumerate() {
         crate::budget::check();
-        let Some(slots) = row.get_mut(at..) else {
-            break;
-        };
-        for (slot, &(offset, column)) in slots.iter_mut().zip(&sources) {
-            let from = usize::try_from(i as i64 + offset).ok();
-            if let Some(&v) = from.and_then(|j| column.get(j)) {
-                *slot = v;
-            }
+        matrix.row_into(i, &mut full);
+        for (slot, &v) in row.iter_mut().zip(&full) {
+            *slot = v;
         }
     }
     out
 }
 
-/// Writes `columns` into the rows of `out` (`width` values each) from place `at` on, row
-/// after row (one pass over the rows for the whole group).
-fn write_columns(out: &mut [f32], width: usize, at: usize, columns: &[Vec<f32>]) {
-    for (i, row) in out.chunks_exact_mut(width).enumerate() {
-        crate::budget::check();
-        let Some(slots) = row.get_mut(at..) else {
-            return;
+/// One column of a [`BaseMatrix`].
+#[derive(Clone, Debug, PartialEq)]
+enum Column {
+    /// Values that are all whole numbers from 0 to 255 (positive zero), a byte each: flags,
+    /// one-hot tags, small counts. Each converts back to the very float32 it was.
+    Bytes(Vec<u8>),
+    Floats(Vec<f32>),
+    /// Own column `of`'s value `offset` blocks along the reading order (0 past the ends): a
+    /// neighbour column, which needs no values of its own.
+    Shifted {
+        of: usize,
+        offset: i64,
+    },
+}
+
+impl Column {
+    /// `values` in the smallest form that gives each of them back to the bit.
+    fn compact(values: Vec<f32>) -> Self {
+        let byte = |v: f32| {
+            let b = v as u8;
+            (f32::from(b).to_bits() == v.to_bits()).then_some(b)
         };
-        for (slot, column) in slots.iter_mut().zip(columns) {
-            if let Some(&v) = column.get(i) {
-                *slot = v;
+        if values.iter().all(|&v| byte(v).is_some()) {
+            Column::Bytes(values.iter().map(|&v| v as u8).collect())
+        } else {
+            Column::Floats(values)
+        }
+    }
+}
+
+/// [`base_columns`]' values held column by column, each own column as a byte per block when
+/// its values allow it exactly, each neighbour column as a view of the own column it shifts.
+/// Scoring reads the columns its models read from it; a page of 500,000 blocks holds about a
+/// third of the row-major float32 matrix's bytes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BaseMatrix {
+    rows: usize,
+    columns: Vec<Column>,
+}
+
+impl BaseMatrix {
+    /// The base columns of `doc`'s blocks (see [`base_columns`]): each own group is
+    /// compacted as soon as it is computed and then dropped, so the page's features exist
+    /// once, compacted, plus one group at a time.
+    pub fn new(
+        dom: &Dom,
+        doc: &Document,
+        facts: &TreeFacts,
+        params: &TreeParams,
+        stop_words: &HashSet<String>,
+        head: &Head<'_>,
+    ) -> Self {
+        let rows = doc.blocks.len();
+        let mut columns = Vec::new();
+        // The own columns the neighbours read: (place in NEIGHBOUR_COLUMNS, column).
+        let mut read: Vec<(usize, usize)> = Vec::new();
+        own_groups(dom, doc, facts, params, stop_words, head, |group| {
+            for (name, values) in group.names.into_iter().zip(group.values) {
+                crate::budget::checkpoint();
+                let place = neighbours::NEIGHBOUR_COLUMNS
+                    .iter()
+                    .position(|n| *n == name);
+                if let Some(k) = place.filter(|k| read.iter().all(|(held, _)| held != k)) {
+                    read.push((k, columns.len()));
+                }
+                columns.push(Column::compact(values));
+            }
+        });
+        read.sort_by_key(|(k, _)| *k);
+        for &offset in &neighbours::OFFSETS {
+            for &(_, of) in &read {
+                columns.push(Column::Shifted { of, offset });
+            }
+        }
+        BaseMatrix { rows, columns }
+    }
+
+    /// Blocks (rows).
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns ([`base_names`]' count).
+    pub fn width(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Column `j`'s value for block `row`.
+    #[inline]
+    pub fn get(&self, row: usize, j: usize) -> f32 {
+        match &self.columns[j] {
+            Column::Bytes(v) => f32::from(v[row]),
+            Column::Floats(v) => v[row],
+            &Column::Shifted { of, offset } => self.shifted(of, row, offset),
+        }
+    }
+
+    fn shifted(&self, of: usize, row: usize, offset: i64) -> f32 {
+        let at = row as i64 + offset;
+        match usize::try_from(at) {
+            Ok(at) if at < self.rows => self.get(at, of),
+            _ => 0.0,
+        }
+    }
+
+    /// Block `row`'s values, every column, into `out` (at least [`BaseMatrix::width`] long).
+    pub fn row_into(&self, row: usize, out: &mut [f32]) {
+        for (j, slot) in out.iter_mut().enumerate().take(self.columns.len()) {
+            *slot = self.get(row, j);
+        }
+    }
+
+    /// Column `j`'s values of blocks `rows` (a range), one after the other into `out`.
+    pub fn gather_range(&self, j: usize, rows: Range<usize>, out: &mut [f32]) {
+        let out = &mut out[..rows.len()];
+        match &self.columns[j] {
+            Column::Bytes(v) => {
+                for (slot, &b) in out.iter_mut().zip(&v[rows]) {
+                    *slot = f32::from(b);
+                }
+            }
+            Column::Floats(v) => out.copy_from_slice(&v[rows]),
+            &Column::Shifted { of, offset } => {
+                // The rows whose shifted row lies on the page read it; the others are 0.
+                let n = self.rows as i64;
+                let lo = (-offset).clamp(rows.start as i64, rows.end as i64) as usize;
+                let hi = (n - offset).clamp(lo as i64, rows.end as i64) as usize;
+                out.fill(0.0);
+                if lo < hi {
+                    let from = (lo as i64 + offset) as usize..(hi as i64 + offset) as usize;
+                    self.gather_range(of, from, &mut out[lo - rows.start..hi - rows.start]);
+                }
+            }
+        }
+    }
+
+    /// Column `j`'s values of blocks `rows`, one after the other into `out`.
+    pub fn gather(&self, j: usize, rows: &[usize], out: &mut [f32]) {
+        let slots = out.iter_mut();
+        match &self.columns[j] {
+            Column::Bytes(v) => {
+                for (slot, &row) in slots.zip(rows) {
+                    *slot = f32::from(v[row]);
+                }
+            }
+            Column::Floats(v) => {
+                for (slot, &row) in slots.zip(rows) {
+                    *slot = v[row];
+                }
+            }
+            &Column::Shifted { of, offset } => {
+                let n = self.rows as i64;
+                let at = |row: usize| {
+                    let at = row as i64 + offset;
+                    (0..n).contains(&at).then_some(at as usize)
+                };
+                match &self.columns[of] {
+                    Column::Bytes(v) => {
+                        for (slot, &row) in slots.zip(rows) {
+                            *slot = at(row).map_or(0.0, |a| f32::from(v[a]));
+                        }
+                    }
+                    Column::Floats(v) => {
+                        for (slot, &row) in slots.zip(rows) {
+                            *slot = at(row).map_or(0.0, |a| v[a]);
+                        }
+                    }
+                    Column::Shifted { .. } => {
+                        for (slot, &row) in slots.zip(rows) {
+                            *slot = self.shifted(of, row, offset);
+                        }
+                    }
+                }
             }
         }
     }
@@ -257,6 +393,62 @@ mod tests {
             let width = base_names(&params).len();
             let rows = base_rows(&dom, &doc, &facts, &params, &stops, &head, width);
             assert_eq!(rows, cols.row_major(doc.blocks.len()));
+        }
+    }
+
+    #[test]
+    fn the_matrix_gives_every_value_back_to_the_bit() {
+        let html =
+            "<h1>A title</h1><p>one two</p><ul><li><a href=x>link</a></li><li>b</li></ul><p>c</p>";
+        let dom = parse(html, Limits::default());
+        let doc = build(&dom);
+        let params = tree_params();
+        let facts = tree_facts(&dom, &doc, false, &params);
+        let types = HashSet::default();
+        let head = Head {
+            title: "A title",
+            structured_text: "one two words",
+            types: &types,
+        };
+        let stops = HashSet::default();
+        let cols = base_columns(&dom, &doc, &facts, &params, &stops, &head);
+        let matrix = BaseMatrix::new(&dom, &doc, &facts, &params, &stops, &head);
+        assert_eq!(matrix.width(), cols.names.len());
+        assert_eq!(matrix.rows(), doc.blocks.len());
+        let rows: Vec<usize> = (0..doc.blocks.len()).rev().collect();
+        for (j, column) in cols.values.iter().enumerate() {
+            for (row, v) in column.iter().enumerate() {
+                assert_eq!(matrix.get(row, j).to_bits(), v.to_bits());
+            }
+            let mut out = vec![9.0; rows.len() + 1];
+            matrix.gather(j, &rows, &mut out);
+            for (k, &row) in rows.iter().enumerate() {
+                assert_eq!(out[k].to_bits(), column[row].to_bits());
+            }
+            assert_eq!(out[rows.len()], 9.0);
+            for range in [0..0, 0..rows.len(), 1..rows.len(), 0..1, 2..3] {
+                let mut out = vec![9.0; range.len()];
+                matrix.gather_range(j, range.clone(), &mut out);
+                for (v, row) in out.iter().zip(range) {
+                    assert_eq!(v.to_bits(), column[row].to_bits());
+                }
+            }
+        }
+        assert!(matrix.columns.iter().any(|c| matches!(c, Column::Bytes(_))));
+        assert!(matrix
+            .columns
+            .iter()
+            .any(|c| matches!(c, Column::Shifted { .. })));
+    }
+
+    #[test]
+    fn a_column_is_bytes_only_when_every_value_comes_back() {
+        assert_eq!(
+            Column::compact(vec![0.0, 1.0, 255.0]),
+            Column::Bytes(vec![0, 1, 255])
+        );
+        for odd in [-0.0, 0.5, 256.0, -1.0, f32::NAN, f32::INFINITY] {
+            assert!(matches!(Column::compact(vec![1.0, odd]), Column::Floats(_)));
         }
     }
 

@@ -172,3 +172,44 @@ fn an_ensemble_without_trees_gives_its_base() {
     complete.margins(&[1.0f32; 6], &mut out);
     assert_eq!(out, [0.75; 3]);
 }
+
+/// `rows` rows of `width` columns (row-major) laid out in lanes, the last group padded.
+fn in_lanes(x: &[f32], width: usize) -> Vec<f32> {
+    let rows = x.len() / width;
+    let mut out = vec![f32::NAN; rows.div_ceil(LANES) * LANES * width];
+    for r in 0..rows {
+        for j in 0..width {
+            out[((r / LANES) * width + j) * LANES + r % LANES] = x[r * width + j];
+        }
+    }
+    out
+}
+
+#[test]
+fn rows_in_lanes_score_as_rows_one_after_the_other() {
+    let arrays = stumps();
+    let ensemble = view(&arrays, -0.5);
+    let complete = CompleteEnsemble::new(&ensemble, 2, 2).unwrap().unwrap();
+    for rows in [0, 1, LANES - 1, LANES, 3 * LANES + 5] {
+        let x: Vec<f32> = (0..rows * 2)
+            .map(|i| match i % 7 {
+                0 => f32::NAN,
+                1 => 0.5,
+                2 => 2.0,
+                k => k as f32 * 0.37 - 0.4,
+            })
+            .collect();
+        let mut rowwise = vec![0.0; rows];
+        complete.margins(&x, &mut rowwise);
+        let mut lanes = vec![0.0; rows];
+        complete.margins_lanes(&in_lanes(&x, 2), &mut lanes);
+        assert_eq!(lanes, rowwise, "{rows} rows");
+    }
+    let empty: Arrays = (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let none = CompleteEnsemble::new(&view(&empty, 0.75), 2, 3)
+        .unwrap()
+        .unwrap();
+    let mut out = [0.0; 3];
+    none.margins_lanes(&in_lanes(&[1.0f32; 6], 2), &mut out);
+    assert_eq!(out, [0.75; 3]);
+}

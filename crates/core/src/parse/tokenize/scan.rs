@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use html5ever::LocalName;
+use html5ever::{local_name, LocalName};
 
 pub(super) fn is_space(byte: u8) -> bool {
     matches!(byte, b'\t' | b'\n' | b'\x0c' | b' ')
@@ -97,11 +97,110 @@ pub(super) fn scan_tag(bytes: &[u8], name_start: usize) -> Option<Scanned> {
 
 /// `text` with ASCII capitals lowered, as the tokenizer lowers tag and attribute names.
 pub(super) fn lowered(text: &str) -> LocalName {
+    if let Some(name) = common(text.as_bytes()) {
+        return name;
+    }
     if text.bytes().any(|b| b.is_ascii_uppercase()) {
         LocalName::from(text.to_ascii_lowercase())
     } else {
         LocalName::from(text)
     }
+}
+
+/// The atoms of the commonest tag and attribute names, matched on their lower-case bytes:
+/// the atoms `LocalName::from` gives, without hashing the name to find them.
+fn common(name: &[u8]) -> Option<LocalName> {
+    Some(match name {
+        b"a" => local_name!("a"),
+        b"abbr" => local_name!("abbr"),
+        b"alt" => local_name!("alt"),
+        b"article" => local_name!("article"),
+        b"aside" => local_name!("aside"),
+        b"b" => local_name!("b"),
+        b"body" => local_name!("body"),
+        b"br" => local_name!("br"),
+        b"button" => local_name!("button"),
+        b"charset" => local_name!("charset"),
+        b"class" => local_name!("class"),
+        b"content" => local_name!("content"),
+        b"d" => local_name!("d"),
+        b"data" => local_name!("data"),
+        b"datetime" => local_name!("datetime"),
+        b"dd" => local_name!("dd"),
+        b"div" => local_name!("div"),
+        b"dl" => local_name!("dl"),
+        b"dt" => local_name!("dt"),
+        b"em" => local_name!("em"),
+        b"fill" => local_name!("fill"),
+        b"figcaption" => local_name!("figcaption"),
+        b"figure" => local_name!("figure"),
+        b"footer" => local_name!("footer"),
+        b"form" => local_name!("form"),
+        b"h1" => local_name!("h1"),
+        b"h2" => local_name!("h2"),
+        b"h3" => local_name!("h3"),
+        b"h4" => local_name!("h4"),
+        b"h5" => local_name!("h5"),
+        b"h6" => local_name!("h6"),
+        b"head" => local_name!("head"),
+        b"header" => local_name!("header"),
+        b"height" => local_name!("height"),
+        b"hidden" => local_name!("hidden"),
+        b"hr" => local_name!("hr"),
+        b"href" => local_name!("href"),
+        b"html" => local_name!("html"),
+        b"i" => local_name!("i"),
+        b"id" => local_name!("id"),
+        b"iframe" => local_name!("iframe"),
+        b"img" => local_name!("img"),
+        b"input" => local_name!("input"),
+        b"itemprop" => local_name!("itemprop"),
+        b"label" => local_name!("label"),
+        b"lang" => local_name!("lang"),
+        b"li" => local_name!("li"),
+        b"link" => local_name!("link"),
+        b"loading" => local_name!("loading"),
+        b"main" => local_name!("main"),
+        b"meta" => local_name!("meta"),
+        b"name" => local_name!("name"),
+        b"nav" => local_name!("nav"),
+        b"noscript" => local_name!("noscript"),
+        b"ol" => local_name!("ol"),
+        b"option" => local_name!("option"),
+        b"p" => local_name!("p"),
+        b"path" => local_name!("path"),
+        b"picture" => local_name!("picture"),
+        b"pre" => local_name!("pre"),
+        b"property" => local_name!("property"),
+        b"rel" => local_name!("rel"),
+        b"role" => local_name!("role"),
+        b"script" => local_name!("script"),
+        b"section" => local_name!("section"),
+        b"select" => local_name!("select"),
+        b"sizes" => local_name!("sizes"),
+        b"small" => local_name!("small"),
+        b"source" => local_name!("source"),
+        b"span" => local_name!("span"),
+        b"src" => local_name!("src"),
+        b"srcset" => local_name!("srcset"),
+        b"strong" => local_name!("strong"),
+        b"style" => local_name!("style"),
+        b"sub" => local_name!("sub"),
+        b"sup" => local_name!("sup"),
+        b"svg" => local_name!("svg"),
+        b"table" => local_name!("table"),
+        b"target" => local_name!("target"),
+        b"tbody" => local_name!("tbody"),
+        b"td" => local_name!("td"),
+        b"th" => local_name!("th"),
+        b"title" => local_name!("title"),
+        b"tr" => local_name!("tr"),
+        b"type" => local_name!("type"),
+        b"ul" => local_name!("ul"),
+        b"value" => local_name!("value"),
+        b"width" => local_name!("width"),
+        _ => return None,
+    })
 }
 
 /// Whether `bytes` at `at` start with `word`, ASCII case ignored.
@@ -243,6 +342,25 @@ fn ends_name(bytes: &[u8], at: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn common_names_are_the_atoms_of_their_text() {
+        let names = "a abbr alt article aside b body br button charset class content d data datetime \
+                     dd div dl dt em fill figcaption figure footer form h1 h2 h3 h4 h5 h6 head header \
+                     height hidden hr href html i id iframe img input itemprop label lang li link \
+                     loading main meta name nav noscript ol option p path picture pre property rel role \
+                     script section select sizes small source span src srcset strong style sub sup svg \
+                     table target tbody td th title tr type ul value width";
+        for name in names.split_whitespace() {
+            let atom = common(name.as_bytes()).expect(name);
+            assert_eq!(atom, LocalName::from(name));
+            assert_eq!(&*atom, name);
+            assert_eq!(lowered(&name.to_ascii_uppercase()), atom);
+        }
+        assert_eq!(common(b"DIV"), None);
+        assert_eq!(common(b"data-src"), None);
+        assert_eq!(&*lowered("Data-Src"), "data-src");
+    }
 
     #[test]
     fn scans_a_tag_with_every_kind_of_value() {
