@@ -2,7 +2,7 @@
 //!
 //! Parsing and the document walk run with the GIL released; only the
 //! conversion of their columns into Python objects holds it. Integer columns
-//! come back as read-only-able numpy arrays, strings as one list per column.
+//! come back as tuples, strings as one list per column.
 
 // Every allocation of the core (the parser's nodes and strings above all) goes through
 // mimalloc: the parse allocates many small, short-lived objects, which it serves faster than
@@ -219,7 +219,7 @@ pub(crate) fn blocks<'py>(
 /// Parse `html` and walk it into a document.
 ///
 /// Returns a dict of columns: ``tags``, ``parents``, ``depths``, ``first_blocks``,
-/// ``end_blocks`` (int64 arrays), ``attrs`` (an [`ElementAttributes`]: a dict per element,
+/// ``end_blocks`` (tuples of ints), ``attrs`` (an [`ElementAttributes`]: a dict per element,
 /// or ``empty`` for elements without attributes, and for all but ``<html>`` and skipped
 /// elements unless ``attributes``), ``lang`` (the ``<html>`` element's ``lang``, or None),
 /// ``title``, ``meta``, ``json_ld``, ``skipped`` and ``page`` (the native [`Page`], which
