@@ -123,21 +123,21 @@ def tuned_params(chosen: algorithms.Algorithm, options: Options) -> Any:
     return dataclasses.replace(params, beta=PRECISION_BETA if options.favor_precision else RECALL_BETA)
 
 
-def _commented(doc: Document, classification: Classification, sections: bytes, forum: bool,
-               options: Options) -> Classification:
+def _commented(doc: Document, classification: Classification, sections: bytes, in_section: Sequence[bool],
+               forum: bool, options: Options) -> Classification:
     """``classification`` without its comment blocks: on a forum page (whose posts are the
     content) the kept blocks of named sections unless ``include_comments`` or they are most
     of the text; on any other page every block of a comment section and a trailing
     "Comments" title (with ``include_comments`` the comments are written after the main
     content, from ``Result.comment_entries``). ``sections``: the bits of
-    :func:`~thresher.filters.comment_sections`, one byte per block."""
+    :func:`~thresher.filters.comment_sections`, one byte per block; ``in_section``: their
+    ``SECTION`` bit."""
     labels = classification.labels
     if forum:
         if options.include_comments:
             return classification
         named = [keep and bits & NAMED > 0 for keep, bits in zip(labels, sections)]
         return without(classification, comment_drop(doc, labels, named))
-    in_section = [bits & SECTION > 0 for bits in sections]
     classification = without(classification, [keep and inside for keep, inside in zip(labels, in_section)])
     return without(classification, comment_headings(doc, classification.labels, in_section))
 
@@ -260,7 +260,7 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
 
         types = page_type_probabilities(doc)
     forum = commented and is_forum(kept, in_section, predicted_type(types))
-    classification = _filtered(doc, _commented(doc, classification, sections, forum, opts), opts)
+    classification = _filtered(doc, _commented(doc, classification, sections, in_section, forum, opts), opts)
     entries = () if forum else tuple(i for i, bits in enumerate(sections) if bits & ENTRY)
     check_budget()
     t3 = clock()
