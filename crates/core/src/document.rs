@@ -505,9 +505,21 @@ fn head_child(dom: &Dom, node: NodeId, facts: &mut HeadFacts) {
 
 /// Walk `dom` from its root element into a [`Document`].
 pub fn build(dom: &Dom) -> Document {
+    // Room for every element and a block per text run, so that no table is copied to grow
+    // in one step of the walk (see `Sink::with_capacity`).
+    let (elements, texts) = (dom.names.len(), dom.texts.len());
+    let doc = Document {
+        nodes: Vec::with_capacity(elements),
+        parents: Vec::with_capacity(elements),
+        depths: Vec::with_capacity(elements),
+        first_blocks: Vec::with_capacity(elements),
+        end_blocks: Vec::with_capacity(elements),
+        blocks: Vec::with_capacity(texts),
+        ..Document::default()
+    };
     let mut walker = Walker {
         dom,
-        doc: Document::default(),
+        doc,
         pending: Pending::default(),
         block_owners: vec![0],
         headings: 0,

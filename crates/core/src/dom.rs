@@ -249,7 +249,23 @@ pub struct Sink {
 
 impl Default for Sink {
     fn default() -> Self {
-        let mut dom = Dom::default();
+        Sink::with_capacity(0)
+    }
+}
+
+impl Sink {
+    /// A sink whose tables have room for `markup` start tags and as many text runs.
+    ///
+    /// A page's tables grow to hundreds of megabytes; growing one by doubling copies it
+    /// whole in a single step of the tree builder, which then takes long enough to delay a
+    /// stop of the time budget. Room that is never written costs address space, not memory.
+    pub fn with_capacity(markup: usize) -> Self {
+        let mut dom = Dom {
+            nodes: Vec::with_capacity(2 * markup + 1),
+            names: Vec::with_capacity(markup),
+            attrs: Vec::with_capacity(markup),
+            texts: Vec::with_capacity(markup + 1),
+        };
         dom.nodes.push(Node::new(Kind::Document, 0));
         Sink {
             dom: RefCell::new(dom),
@@ -257,9 +273,7 @@ impl Default for Sink {
             named: Cell::new(NONE),
         }
     }
-}
 
-impl Sink {
     /// The depth of the element `ask` makes the tree builder name, or 0 when it names none.
     ///
     /// The tree builder reads element names through [`TreeSink::elem_name`]; asking it

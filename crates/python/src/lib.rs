@@ -286,6 +286,7 @@ fn columns<'py>(
         ("first_blocks", &doc.first_blocks),
         ("end_blocks", &doc.end_blocks),
     ] {
+        thresher_core::budget::checkpoint();
         out.set_item(name, PyTuple::new(py, column)?)?;
     }
     let root = doc.nodes.first().copied();

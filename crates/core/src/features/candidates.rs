@@ -416,9 +416,11 @@ pub fn candidate_columns(dom: &Dom, doc: &Document, facts: &TreeFacts) -> Vec<f3
         return out;
     }
     let top = climb(best(&candidates.score), &candidates, &tree);
+    crate::budget::checkpoint();
     let top_score = candidates.score[top].max(1e-6);
     let in_top = tree.blocks(top);
     let article = article_blocks(doc, &tree, facts, top, &candidates, &link_density, &removed);
+    crate::budget::checkpoint();
     let share = facts.subtree_chars[top] / facts.subtree_chars[0].max(1.0);
     crate::budget::checkpoint();
     for (i, (row, block)) in out.chunks_exact_mut(width).zip(&doc.blocks).enumerate() {

@@ -19,6 +19,8 @@ impl Columns {
 
     /// Adds a column that is already float32.
     pub fn push_f32(&mut self, name: impl Into<String>, values: Vec<f32>) {
+        // The column was computed in one pass: the budget is read between passes.
+        crate::budget::checkpoint();
         self.names.push(name.into());
         self.values.push(values);
     }

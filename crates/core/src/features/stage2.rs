@@ -159,6 +159,7 @@ pub fn context_features(doc: &Document, p: &[f64]) -> Option<Vec<f32>> {
         return None;
     }
     let chars: Vec<f64> = doc.blocks.iter().map(|b| f64::from(b.chars)).collect();
+    crate::budget::checkpoint();
     let mut columns = Rows::new(n, NAMES.len());
     columns.push(p.iter().copied());
     for offset in SHIFTS {
@@ -176,11 +177,14 @@ pub fn context_features(doc: &Document, p: &[f64]) -> Option<Vec<f32>> {
         columns.push(window_mean(p, radius));
     }
     let weighted: Vec<f64> = {
-        let (mut cum_pc, mut cum_c) = (vec![0.0f64], vec![0.0f64]);
+        let (mut cum_pc, mut cum_c) = (Vec::with_capacity(n + 1), Vec::with_capacity(n + 1));
+        cum_pc.push(0.0f64);
+        cum_c.push(0.0f64);
         for (&score, &c) in p.iter().zip(&chars) {
             cum_pc.push(cum_pc[cum_pc.len() - 1] + score * c);
             cum_c.push(cum_c[cum_c.len() - 1] + c);
         }
+        crate::budget::checkpoint();
         (0..doc.len())
             .map(|e| {
                 let (first, end) = (doc.first_blocks[e] as usize, doc.end_blocks[e] as usize);
@@ -258,8 +262,17 @@ struct Rows {
 
 impl Rows {
     fn new(rows: usize, width: usize) -> Rows {
+        // Zeroed a slice at a time: on a page of millions of blocks the table is hundreds of
+        // megabytes, and making it is a long step of its own.
+        const SLICE: usize = 1 << 20;
+        let size = rows * width;
+        let mut out = Vec::with_capacity(size);
+        while out.len() < size {
+            crate::budget::checkpoint();
+            out.resize((out.len() + SLICE).min(size), 0.0);
+        }
         Rows {
-            out: vec![0.0; rows * width],
+            out,
             width,
             next: 0,
         }
@@ -269,6 +282,8 @@ impl Rows {
     fn push(&mut self, column: impl IntoIterator<Item = f64>) {
         if self.width > 0 {
             for (row, v) in self.out.chunks_exact_mut(self.width).zip(column) {
+                // One cheap step per row; the first column also makes the table's memory.
+                crate::budget::check();
                 if let Some(slot) = row.get_mut(self.next) {
                     *slot = v as f32;
                 }

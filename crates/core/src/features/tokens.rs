@@ -54,6 +54,7 @@ fn chain_slots(doc: &Document, facts: &TreeFacts) -> Vec<[usize; 2 * LEVELS]> {
     doc.blocks
         .iter()
         .map(|block| {
+            crate::budget::check();
             let mut slots = [0usize; 2 * LEVELS];
             let mut element = block.element as usize;
             for level in 0..LEVELS {

@@ -108,6 +108,7 @@ pub fn path_hashes(codes: &[[u64; 2]], parents: &[usize], depths: &[i64]) -> Vec
     let mut level = vec![0i64; n];
     let mut root = vec![0usize; n];
     for i in 0..n {
+        crate::budget::check();
         let p = parents[i];
         let own = start(i);
         if p == i {
@@ -203,6 +204,8 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
         })
         .collect();
     facts.values = slots.values.iter().map(|v| v.map(str::to_owned)).collect();
+    // Each pass below is one cheap visit of the elements: the budget is read between.
+    crate::budget::checkpoint();
     let holds = |cues: &HashSet<String>| -> Vec<bool> {
         facts
             .tokens
@@ -211,6 +214,7 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
             .collect()
     };
     let (negative, positive) = (holds(&params.negative_cues), holds(&params.positive_cues));
+    crate::budget::checkpoint();
     let far = params.max_cue_distance;
     let bit: HashMap<&str, i64> = params
         .context_tags
@@ -225,6 +229,10 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
         .map(|i| *first_tag.entry(tags[i]).or_insert(i))
         .collect();
     let mut kind_bits = vec![0i64; n];
+    crate::budget::checkpoint();
+    facts.context_bits.reserve(n);
+    facts.neg_distance.reserve(n);
+    facts.pos_distance.reserve(n);
     for i in 0..n {
         crate::budget::check();
         if tag_kind[i] == i {
@@ -255,12 +263,17 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
         facts.neg_distance.push(neg);
         facts.pos_distance.push(pos);
     }
-    let mut cum_chars = vec![0.0f64];
-    let mut cum_links = vec![0.0f64];
+    let mut cum_chars = Vec::with_capacity(doc.blocks.len() + 1);
+    let mut cum_links = Vec::with_capacity(doc.blocks.len() + 1);
+    cum_chars.push(0.0f64);
+    cum_links.push(0.0f64);
     for block in &doc.blocks {
         cum_chars.push(cum_chars.last().unwrap() + f64::from(block.chars));
         cum_links.push(cum_links.last().unwrap() + f64::from(block.link_chars));
     }
+    crate::budget::checkpoint();
+    facts.subtree_chars.reserve(n);
+    facts.subtree_link_chars.reserve(n);
     for i in 0..n {
         let (first, end) = (doc.first_blocks[i] as usize, doc.end_blocks[i] as usize);
         facts.subtree_chars.push(cum_chars[end] - cum_chars[first]);
@@ -268,6 +281,7 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
             .subtree_link_chars
             .push(cum_links[end] - cum_links[first]);
     }
+    crate::budget::checkpoint();
     // Codes: the first element with the same (tag, class value).
     let mut first_kind: HashMap<(usize, i64), usize> = HashMap::new();
     let kind: Vec<usize> = (0..n)
@@ -287,14 +301,17 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
             *groups.entry((doc.parents[i], kind[i])).or_insert(next)
         })
         .collect();
+    crate::budget::checkpoint();
     let mut count = vec![0i64; groups.len()];
     for &g in &group {
         count[g] += 1;
     }
     facts.same_sibling_count = group.iter().map(|&g| count[g] - 1).collect();
+    crate::budget::checkpoint();
     let codes: Vec<[u64; 2]> = (0..n)
         .map(|i| [kind[i] as u64, tag_kind[i] as u64])
         .collect();
+    crate::budget::checkpoint();
     let parents: Vec<usize> = facts.parents.iter().map(|&p| p as usize).collect();
     crate::budget::checkpoint();
     facts.paths = path_hashes(&codes, &parents, &doc.depths);
