@@ -8,6 +8,7 @@ read on first use and memoised: importing this module loads neither.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
@@ -29,30 +30,62 @@ _STOP_LISTS_FILE = "stopwords-iso.json"
 
 
 @lru_cache(maxsize=1)
-def _stop_lists() -> Mapping[str, list[str]]:
-    """Language code -> stopwordsiso's list. Read from the package's data file without importing
-    the package, whose import reads its version from the installed metadata (tens of
-    milliseconds); through its API when the file is not where it used to be."""
+def _stop_lists_file() -> str | None:
+    """stopwordsiso's data file as text, read without importing the package, whose import reads
+    its version from the installed metadata (tens of milliseconds); None when the file is not
+    where it used to be."""
     from importlib.util import find_spec
 
     spec = find_spec("stopwordsiso")
     for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
         try:
             with open(f"{folder}/{_STOP_LISTS_FILE}", encoding="utf-8") as file:
-                lists: dict[str, list[str]] = json.load(file)
-            return lists
+                return file.read()
         except (OSError, ValueError):
             continue
+    return None
+
+
+@lru_cache(maxsize=1)
+def _stop_lists() -> Mapping[str, list[str]]:
+    """Language code -> stopwordsiso's list: the whole data file (through the package's API when
+    the file is not where it used to be)."""
+    text = _stop_lists_file()
+    if text is not None:
+        try:
+            lists: dict[str, list[str]] = json.loads(text)
+            return lists
+        except ValueError:
+            pass
     import stopwordsiso
 
     return {code: sorted(stopwordsiso.stopwords(code)) for code in stopwordsiso.langs()}
+
+
+def _stop_list(code: str) -> list[str]:
+    """stopwordsiso's list of one language. The data file is one JSON object of lists of strings,
+    so a member named ``code`` can only be the object's (a quote inside a string is escaped):
+    only that list is decoded, not the 58 (a first extraction needs one). The whole file is
+    read when the member is missing or is not a list of strings."""
+    if not code:
+        return []
+    text = _stop_lists_file()
+    member = re.search(rf'[{{,]\s*"{re.escape(code)}"\s*:\s*', text) if text is not None else None
+    if text is not None and member is not None:
+        try:
+            words, _end = json.JSONDecoder().raw_decode(text, member.end())
+        except ValueError:
+            words = None
+        if isinstance(words, list) and all(isinstance(word, str) for word in words):
+            return words
+    return _stop_lists().get(code, [])
 
 
 @cache
 def stopwords(language: str) -> frozenset[str]:
     """Lower-cased stop words of an ISO 639-1 language; empty when unknown."""
     code = (language or "").lower().split("-")[0]
-    return frozenset(word.lower() for word in _stop_lists().get(code, ()))
+    return frozenset(word.lower() for word in _stop_list(code))
 
 
 # The codes py3langid 0.4's model identifies (its ``nb_classes``, tests/test_language.py checks
