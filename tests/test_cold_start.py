@@ -113,3 +113,17 @@ def test_subpackages_load_as_attributes_on_first_use():
     assert "thresher.algorithms.justext" in loaded and "thresher.algorithms.flagship" not in loaded
     with pytest.raises(AttributeError, match="has no attribute 'nothing_here'"):
         _ = algorithms.nothing_here  # type: ignore[attr-defined]
+
+
+def test_the_default_model_is_stored_uncompressed():
+    """A first extraction reads the default model's arrays as they lie in the file: inflating
+    them would cost it more than parsing the page (training writes them so, see
+    thresher.training.learned)."""
+    import zipfile
+
+    from thresher.algorithms.flagship import MODEL_FILE
+    from thresher.inference.learned import shipped_model_path
+
+    with zipfile.ZipFile(shipped_model_path(MODEL_FILE)) as archive:
+        assert {member.compress_type for member in archive.infolist()} == {zipfile.ZIP_STORED}
+

@@ -1,7 +1,8 @@
 """Tree-ensemble and linear models stored as versioned ``.npz`` files, evaluated by the native core.
 
-File layout (``numpy.savez_compressed``; read without pickle, and without numpy by
-:func:`~thresher.inference.modelfile.read_raw`, which the extraction uses):
+File layout (``numpy.savez_compressed``, or ``numpy.savez`` for arrays stored uncompressed; read
+without pickle, and without numpy by :func:`~thresher.inference.modelfile.read_raw`, which the
+extraction uses):
 
 * ``header``: a JSON string with ``schema`` (``"thresher.model"``), ``version``,
   ``kind`` (``"trees"`` or ``"linear"``), ``feature_names`` and free-form
@@ -157,8 +158,11 @@ def sigmoid(margin: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-margin))
 
 
-def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -> None:
-    """Write one or more named models into a single ``.npz`` file."""
+def save(models: dict[str, Model], path: str | Path, meta: dict | None = None, *, compress: bool = True) -> None:
+    """Write one or more named models into a single ``.npz`` file, its arrays deflated unless
+    ``compress`` is false: stored as they are, a file loads without inflating them (the
+    extractors' models, which a process's first extraction loads, are written so; a few times
+    larger on disk, no larger in a wheel, which compresses them)."""
     arrays: dict[str, np.ndarray] = {}
     described: dict[str, dict[str, Any]] = {}
     header = {"schema": SCHEMA, "version": VERSION, "meta": meta or {}, "models": described}
@@ -169,8 +173,9 @@ def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -
         for key, value in model.arrays().items():
             arrays[f"{name}.{key}"] = value
     arrays["header"] = np.asarray(json.dumps(header))
+    write = np.savez_compressed if compress else np.savez
     with open(path, "wb") as handle:
-        np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub types allow_pickle only
+        write(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub types allow_pickle only
 
 
 def read(path: str | Path) -> tuple[dict, dict[str, np.ndarray]]:
