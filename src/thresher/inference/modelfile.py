@@ -1,4 +1,5 @@
-"""The model file as stored: a ``.npz`` archive read without numpy and without pickle.
+"""The model file as stored: a ``.npz`` archive read without numpy, without pickle and without
+Python's ``zipfile`` (the core reads it).
 
 The layout of the arrays is :mod:`thresher.inference.treemodel`'s. Extraction reads a file
 here and hands the arrays to the core as they are (``_core.LearnedModel``), so the Python
@@ -8,11 +9,10 @@ arrays of them for explain and training.
 from __future__ import annotations
 
 import json
-import re
-import zipfile
-import zlib
+import os
 from typing import TYPE_CHECKING, NamedTuple
 
+from .. import _core
 from .._lazy import LazyModule
 from ..errors import ModelError
 
@@ -28,7 +28,7 @@ VERSION = 2
 READABLE_VERSIONS = (1, 2)
 
 # What a file that is not a readable model file raises while it is read.
-UNREADABLE = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error)
+UNREADABLE = (OSError, ValueError, KeyError, TypeError, EOFError)
 
 
 class RawArray(NamedTuple):
@@ -44,37 +44,13 @@ class RawArray(NamedTuple):
         return np.frombuffer(self.data, dtype=self.descr).reshape(self.shape).copy()
 
 
-_NPY_MAGIC = b"\x93NUMPY"
-_DESCR = re.compile(r"'descr':\s*'([<|][a-zA-Z]\d+)'")
-_FORTRAN = re.compile(r"'fortran_order':\s*(True|False)")
-_SHAPE = re.compile(r"'shape':\s*\(([\d,\s]*)\)")
-
-
-def _npy(blob: bytes) -> RawArray:
-    """One ``.npy`` file of the archive (format versions 1 to 3; C order, little-endian)."""
-    if blob[:6] != _NPY_MAGIC or blob[6] not in (1, 2, 3):
-        raise ValueError("not an .npy array")
-    size_bytes = 2 if blob[6] == 1 else 4
-    start = 8 + size_bytes
-    header = blob[start - size_bytes:start]
-    end = start + int.from_bytes(header, "little")
-    text = blob[start:end].decode("latin-1")
-    descr, fortran, shape = _DESCR.search(text), _FORTRAN.search(text), _SHAPE.search(text)
-    if descr is None or fortran is None or shape is None:
-        raise ValueError(f"an .npy header thresher does not read: {text.strip()!r}")
-    dims = tuple(int(d) for d in shape.group(1).split(",") if d.strip())
-    if fortran.group(1) == "True" and len(dims) > 1:
-        raise ValueError("an array in Fortran order")
-    return RawArray(descr.group(1), dims, blob[end:])
-
-
 def read_raw(path: str | Path) -> tuple[dict, dict[str, RawArray]]:
     """The parsed header and the arrays, as stored, of a model file written by :func:`save`,
-    read without numpy (the common extraction never loads it); :class:`ModelError` when it is
-    not one or names another schema or an unknown version."""
+    read without numpy (the common extraction never loads it) by the core, which unpacks the
+    archive and reads each ``.npy`` member's header (``crates/core/src/npz.rs``);
+    :class:`ModelError` when it is not one or names another schema or an unknown version."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            arrays = {name[:-4]: _npy(archive.read(name)) for name in archive.namelist() if name.endswith(".npy")}
+        arrays = {name[:-4]: RawArray(*raw) for name, raw in _core.read_npz(os.fspath(path)).items()}
         raw = arrays.pop("header")
         if not raw.descr.startswith("<U") or raw.shape:
             raise ValueError("the header is not a string")

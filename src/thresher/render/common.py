@@ -22,7 +22,6 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
-from urllib.parse import urljoin, urlsplit
 
 from ..document.blocks import HEADING_TAGS, Block, Document
 from .formulas import Formulas
@@ -76,6 +75,8 @@ def safe_url(href: str | None, base: str | None = None) -> str:
     if match and match.group(1).lower() not in ALLOWED_SCHEMES:
         return ""
     if base:
+        from urllib.parse import urljoin  # links and images only: plain text never resolves one
+
         try:
             href = urljoin(base, href)
         except ValueError:
@@ -489,6 +490,8 @@ def is_pixel(doc: Document, element: int, src: str) -> bool:
 def is_tracking_url(url: str) -> bool:
     """``url`` is served by a host of :data:`TRACKING_HOSTS` (or a subdomain of one; an
     entry with a path matches URLs under it)."""
+    from urllib.parse import urlsplit  # images only: plain text never reads one
+
     try:
         parts = urlsplit(url)
     except ValueError:
