@@ -8,7 +8,6 @@ read on first use and memoised: importing this module loads neither.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
@@ -64,21 +63,39 @@ def _stop_lists() -> Mapping[str, list[str]]:
 
 def _stop_list(code: str) -> list[str]:
     """stopwordsiso's list of one language. The data file is one JSON object of lists of strings,
-    so a member named ``code`` can only be the object's (a quote inside a string is escaped):
-    only that list is decoded, not the 58 (a first extraction needs one). The whole file is
-    read when the member is missing or is not a list of strings."""
+    so ``"code"`` after the object's ``{`` or a ``,`` and before a ``:`` can only be the name of
+    one of its members (a quote inside a string is escaped): only that list is decoded, not the
+    58 (a first extraction needs one). The whole file is read when the member is missing or is
+    not a list of strings."""
     if not code:
         return []
     text = _stop_lists_file()
-    member = re.search(rf'[{{,]\s*"{re.escape(code)}"\s*:\s*', text) if text is not None else None
-    if text is not None and member is not None:
-        try:
-            words, _end = json.JSONDecoder().raw_decode(text, member.end())
-        except ValueError:
-            words = None
-        if isinstance(words, list) and all(isinstance(word, str) for word in words):
-            return words
+    name = f'"{code}"'
+    at = text.find(name) if text is not None else -1
+    while text is not None and at >= 0:
+        before = at - 1
+        while before >= 0 and text[before].isspace():
+            before -= 1
+        after = at + len(name)
+        while after < len(text) and text[after].isspace():
+            after += 1
+        if before >= 0 and text[before] in "{," and text.startswith(":", after):
+            value = _json_value(text, after + 1)
+            if isinstance(value, list) and all(isinstance(word, str) for word in value):
+                return value
+            break
+        at = text.find(name, at + 1)
     return _stop_lists().get(code, [])
+
+
+def _json_value(text: str, at: int) -> Any:
+    """The JSON value that starts at ``at`` (after spaces), or None when there is none."""
+    while at < len(text) and text[at].isspace():
+        at += 1
+    try:
+        return json.JSONDecoder().raw_decode(text, at)[0]
+    except ValueError:
+        return None
 
 
 @cache
