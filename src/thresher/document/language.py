@@ -33,9 +33,11 @@ def _stop_lists_file() -> str | None:
     """stopwordsiso's data file as text, read without importing the package, whose import reads
     its version from the installed metadata (tens of milliseconds); None when the file is not
     where it used to be."""
-    from importlib.util import find_spec
+    # The path finder alone (importlib.util.find_spec would import threading for nothing); a
+    # package it does not find is read through its API below.
+    from importlib.machinery import PathFinder
 
-    spec = find_spec("stopwordsiso")
+    spec = PathFinder.find_spec("stopwordsiso")
     for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
         try:
             with open(f"{folder}/{_STOP_LISTS_FILE}", encoding="utf-8") as file:
