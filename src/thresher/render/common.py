@@ -56,8 +56,9 @@ STRIKE = frozenset({"del"})
 # thousands); only the innermost ones are rendered.
 MAX_INLINE_DEPTH = 8
 
-_CONTROL = re.compile(r"[\x00-\x20\x7f]+")
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+# Compiled at their first use (re's cache keeps them): plain text writes no link.
+_CONTROL = r"[\x00-\x20\x7f]+"
+_SCHEME = r"^([A-Za-z][A-Za-z0-9+.-]*):"
 
 
 def safe_url(href: str | None, base: str | None = None) -> str:
@@ -71,7 +72,7 @@ def safe_url(href: str | None, base: str | None = None) -> str:
     href = (href or "").strip()
     if not href:
         return ""
-    match = _SCHEME.match(_CONTROL.sub("", href))
+    match = re.match(_SCHEME, re.sub(_CONTROL, "", href))
     if match and match.group(1).lower() not in ALLOWED_SCHEMES:
         return ""
     if base:
@@ -81,7 +82,7 @@ def safe_url(href: str | None, base: str | None = None) -> str:
             href = urljoin(base, href)
         except ValueError:
             return ""
-        match = _SCHEME.match(_CONTROL.sub("", href))
+        match = re.match(_SCHEME, re.sub(_CONTROL, "", href))
         if match and match.group(1).lower() not in ALLOWED_SCHEMES:
             return ""
     return href
@@ -416,7 +417,7 @@ TRACKING_HOSTS = (
     "agkn.com", "dmtracker.com",
     "adnxs.com", "demdex.net", "krxd.net", "omtrdc.net", "chartbeat.net", "newrelic.com", "nr-data.net",
 )
-_WIDTH_DESCRIPTOR = re.compile(r"^(\d+(?:\.\d+)?)([wx])$")
+_WIDTH_DESCRIPTOR = r"^(\d+(?:\.\d+)?)([wx])$"  # compiled at its first use (an image's srcset)
 
 
 def srcset_largest(srcset: str | None) -> str:
@@ -429,7 +430,7 @@ def srcset_largest(srcset: str | None) -> str:
             continue
         size = 1.0
         if len(parts) > 1:
-            match = _WIDTH_DESCRIPTOR.match(parts[-1])
+            match = re.match(_WIDTH_DESCRIPTOR, parts[-1])
             size = float(match.group(1)) if match else 1.0
         if size > best_size:
             best, best_size = parts[0], size
