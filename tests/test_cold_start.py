@@ -17,7 +17,8 @@ from thresher import algorithms
 ROOT = Path(__file__).resolve().parents[1]
 ARTICLE = ROOT / "examples" / "article.html"
 HEAVY = ("numpy", "charset_normalizer", "py3langid", "stopwordsiso", "httpx", "thresher._core",
-         "thresher.algorithms.flagship", "thresher.api", "thresher.metadata.extract", "thresher.batch.pool")
+         "thresher.algorithms.flagship", "thresher.api", "thresher.metadata.extract", "thresher.batch.pool",
+         "zipfile", "urllib.parse")
 
 
 def loaded_after(code: str, *args: str) -> set[str]:
@@ -57,6 +58,17 @@ def test_an_english_extraction_loads_neither_language_identification_nor_numpy()
                          "thresher.metadata.extract", "thresher.batch.pool"}
     assert not any(m.startswith("thresher.algorithms.") and m.split(".")[2] in {"justext", "declutter", "cetr"}
                    for m in loaded)
+
+
+def test_an_english_extraction_reads_the_model_without_zipfile_or_the_python_models():
+    """The core reads the model file and scores the page: Python's zipfile (which imports
+    pathlib, shutil, bz2, lzma ...), the Python model classes and the feature columns, which
+    only explain and training read, stay unloaded; so does urllib.parse, which only links
+    and images need."""
+    loaded = loaded_after(f"import thresher\nthresher.extract(open({str(ARTICLE)!r}, 'rb').read())")
+    assert "thresher.inference.modelfile" in loaded
+    assert not loaded & {"zipfile", "urllib.parse", "thresher.inference.treemodel", "thresher.inference.seqmodel",
+                         "thresher.features.columns", "thresher.features.tokens", "thresher.features.tree"}
 
 
 def test_numpy_loads_with_the_first_caller_that_reads_arrays():
@@ -113,3 +125,17 @@ def test_subpackages_load_as_attributes_on_first_use():
     assert "thresher.algorithms.justext" in loaded and "thresher.algorithms.flagship" not in loaded
     with pytest.raises(AttributeError, match="has no attribute 'nothing_here'"):
         _ = algorithms.nothing_here  # type: ignore[attr-defined]
+
+
+def test_the_default_model_is_stored_uncompressed():
+    """A first extraction reads the default model's arrays as they lie in the file: inflating
+    them would cost it more than parsing the page (training writes them so, see
+    thresher.training.learned)."""
+    import zipfile
+
+    from thresher.algorithms.flagship import MODEL_FILE
+    from thresher.inference.learned import shipped_model_path
+
+    with zipfile.ZipFile(shipped_model_path(MODEL_FILE)) as archive:
+        assert {member.compress_type for member in archive.infolist()} == {zipfile.ZIP_STORED}
+

@@ -174,3 +174,18 @@ def test_the_known_languages_are_those_py3langid_identifies_and_the_stop_lists()
     assert set(model.nb_classes) - {"zxx"} == IDENTIFIED_LANGUAGES
     assert supported_languages() == IDENTIFIED_LANGUAGES | set(stopwordsiso.langs())
     assert {"en", "de", "pt", "zh"} <= supported_languages() and "xx" not in supported_languages()
+
+
+def test_one_stop_list_is_read_from_the_data_file_alone(monkeypatch):
+    """Only the language's member of stopwordsiso's file is decoded; a code that is also a word
+    of another list, spaces around the member's name and a member that is not a list of
+    strings (the whole file read instead) give what the whole file says."""
+    from thresher.document import language
+
+    text = '{"af": ["en", "ek"],\n "en" : ["the", "and"], "xx": "not a list"}'
+    monkeypatch.setattr(language, "_stop_lists_file", lambda: text)
+    monkeypatch.setattr(language, "_stop_lists", lambda: {"xx": ["whole", "file"]})
+    assert language._stop_list("en") == ["the", "and"]
+    assert language._stop_list("af") == ["en", "ek"]
+    assert language._stop_list("xx") == ["whole", "file"]
+    assert language._stop_list("zz") == [] and language._stop_list("") == []

@@ -205,7 +205,7 @@ def test_frequent_tokens_are_every_token_on_enough_domains_whatever_the_labels()
 
 def test_a_model_file_without_a_network_vocabulary_gives_its_network_the_trees_vocabulary():
     """Files written before the network had its own token list (session 11's thresher-accurate)."""
-    held = {"native": None, "token_vocabulary": F.Vocabulary(())}  # the Python models only
+    held = {"native": None}  # the Python models only
     old = L.LearnedModel({"network": "net"}, ("menu", "story"), 0.5, {"network_weight": 0.5}, **held)
     assert old.network == L.Network("net", F.Vocabulary(("menu", "story")), 0.5)
     new = L.LearnedModel({"network": "net"}, ("story",), 0.5, {"network_weight": 0.25,

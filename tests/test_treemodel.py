@@ -371,3 +371,13 @@ def test_an_array_stored_in_an_order_the_core_does_not_read_is_refused(tmp_path,
     np.savez(path, header=np.asarray(json.dumps({"schema": T.SCHEMA, "version": 2, "models": {}})), x=array)
     with pytest.raises(ModelError, match="not a thresher model file"):
         T.read_raw(path)
+
+
+def test_a_model_saved_uncompressed_loads_the_same(tmp_path):
+    model = T.TreeEnsemble(("a",), *(np.asarray(v) for v in ([0, -1, -1], [0.5, 0.0, 0.0], [1, 1, 2],
+                                                               [2, 1, 2], [0.0, -1.0, 1.0], [0])), depth=1)
+    T.save({"stage1": model}, tmp_path / "deflated.npz")
+    T.save({"stage1": model}, tmp_path / "stored.npz", compress=False)
+    (deflated, _), (stored, _) = T.load(tmp_path / "deflated.npz"), T.load(tmp_path / "stored.npz")
+    rows = np.asarray([[0.2], [0.9]])
+    assert deflated["stage1"].margin(rows).tolist() == stored["stage1"].margin(rows).tolist() == [-1.0, 1.0]

@@ -140,14 +140,14 @@ def comment_sections(doc: Document, params: CommentParams = CommentParams()) -> 
     return doc.native.comment_sections(_native_words(params), _native_signals(params))
 
 
-_NOT_WORD = re.compile(r"[\W\d_]+")
+_NOT_WORD = r"[\W\d_]+"  # compiled at its first use (a page whose comment sections have headings)
 
 
 def is_comment_heading(text: str, params: CommentParams = CommentParams()) -> bool:
     """A comment section's title: at most ``heading_max_words`` words, one of them a
     ``heading_words`` word ("Comments", "Leave a Reply"), or a count of ``count_words``
     ("12 thoughts on ...", "3 Responses to ...")."""
-    words = _NOT_WORD.sub(" ", text.casefold()).split()
+    words = re.sub(_NOT_WORD, " ", text.casefold()).split()
     if not 0 < len(text.split()) <= params.heading_max_words:
         return False
     counted = text.lstrip()[:1].isdigit() and any(w in params.count_words for w in words)

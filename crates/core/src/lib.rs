@@ -12,6 +12,7 @@ pub mod filters;
 pub mod hash;
 pub mod hidden;
 pub mod learned;
+pub mod npz;
 pub mod parse;
 pub mod select;
 pub mod selection;

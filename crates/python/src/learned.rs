@@ -468,3 +468,21 @@ pub(crate) fn decide(
     };
     Ok(learned::decide(&p, &words, &params))
 }
+
+/// The ``.npy`` members of the model file at ``path`` (a ``.npz`` archive), read with the GIL
+/// released: a dict of member name -> ``(descr, shape, data)``, the raw arrays
+/// :class:`LearnedModel` reads (``thresher.inference.modelfile.read_raw``). OSError when the
+/// file cannot be read, ValueError when it is not an archive of ``.npy`` arrays.
+#[pyfunction]
+pub(crate) fn read_npz<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyDict>> {
+    let arrays = py.detach(|| -> PyResult<_> {
+        let bytes = std::fs::read(path)?;
+        thresher_core::npz::read_npz(&bytes).map_err(bad)
+    })?;
+    let found = PyDict::new(py);
+    for (name, array) in arrays {
+        let shape = PyTuple::new(py, array.shape)?;
+        found.set_item(name, (array.descr, shape, PyBytes::new(py, &array.data)))?;
+    }
+    Ok(found)
+}

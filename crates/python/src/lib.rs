@@ -484,6 +484,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<learned::LearnedModel>()?;
     module.add_class::<learned::Scores>()?;
     module.add_function(wrap_pyfunction!(learned::decide, module)?)?;
+    module.add_function(wrap_pyfunction!(learned::read_npz, module)?)?;
     module.add_class::<ElementAttributes>()?;
     module.add_function(wrap_pyfunction!(text_density, module)?)?;
     module.add_function(wrap_pyfunction!(json_nesting_depth, module)?)?;

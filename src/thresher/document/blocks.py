@@ -362,7 +362,7 @@ def hidden_signals(attrs: Mapping[str, str | None]) -> tuple[str, ...]:
 
 
 # Lone surrogates: a str can hold them (decoded with "surrogateescape", say), UTF-8 cannot.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"  # compiled at its first use (a page holding lone surrogates only)
 
 
 def _parse_and_walk(html: str | bytes, limits: ParseLimits, attributes: bool) -> _core.DocumentColumns:
@@ -399,7 +399,7 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     try:
         raw = _parse_and_walk(html if utf8 is None else utf8, limits, attributes)
     except UnicodeEncodeError:
-        html = _SURROGATE.sub("\ufffd", html)  # one replacement character for each
+        html = re.sub(_SURROGATE, "\ufffd", html)  # one replacement character for each
         raw = _parse_and_walk(html, limits, attributes)
     check_budget()
     tags = tuple(raw["tags"])

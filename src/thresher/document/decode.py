@@ -46,7 +46,9 @@ _BOMS = (
 _HEAD_BYTES = 16384
 _META_CHARSET = re.compile(
     rb"""<meta[^>]{0,512}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE)
-_HEADER_CHARSET = re.compile(r"""charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE)
+# The patterns below are strings compiled at their first use (re's cache keeps them): the common
+# extraction, of bytes without a Content-Type, never needs them.
+_HEADER_CHARSET = r"""(?i)charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})"""
 _MAGIC = (
     (b"%PDF-", "a PDF document"),
     (b"PK\x03\x04", "a ZIP archive (or an office document)"),
@@ -61,7 +63,7 @@ _MAGIC = (
 _BINARY_BYTES = bytes(set(range(0, 9)) | {11, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31})
 _BINARY_TABLE = bytes.maketrans(b"", b"")
 # What "surrogateescape" turns each invalid byte into: U+DC80..U+DCFF.
-_ESCAPED = re.compile("[\udc80-\udcff]+")
+_ESCAPED = "[\udc80-\udcff]+"
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,7 @@ def _from_zero_bytes(data: bytes) -> Decoded | None:
 def _declared(data: bytes, content_type: str | None) -> list[tuple[str, str]]:
     found = []
     if content_type:
-        match = _HEADER_CHARSET.search(content_type)
+        match = re.search(_HEADER_CHARSET, content_type)
         if match:
             found.append((match.group(1), "http"))
     meta = _META_CHARSET.search(data[:_HEAD_BYTES])
@@ -228,14 +230,14 @@ def _escaped_bytes_as_cp1252(match: re.Match) -> str:
 def utf8_reading(data: bytes) -> tuple[str, Utf8Counts]:
     """``data`` as UTF-8 with each invalid byte escaped (U+DC80 + byte), and its counts."""
     escaped = data.decode("utf-8", "surrogateescape")
-    invalid = sum(len(run) for run in _ESCAPED.findall(escaped))
+    invalid = sum(len(run) for run in re.findall(_ESCAPED, escaped))
     non_ascii = len(escaped) - len(escaped.encode("ascii", "ignore"))
     return escaped, Utf8Counts(non_ascii - invalid, invalid)
 
 
 def repaired_utf8(escaped: str) -> str:
     """An escaped UTF-8 reading (:func:`utf8_reading`) with each invalid byte read as windows-1252."""
-    return _ESCAPED.sub(_escaped_bytes_as_cp1252, escaped)
+    return re.sub(_ESCAPED, _escaped_bytes_as_cp1252, escaped)
 
 
 def mostly_utf8(counts: Utf8Counts, declared: bool, params: Utf8Params = Utf8Params()) -> bool:
@@ -258,8 +260,8 @@ def _utf8(data: bytes, source: str, declared: bool) -> Decoded | None:
 
 
 # A tag, comment, doctype or processing instruction opening: what makes a str a page.
-_MARKUP = re.compile(r"<[A-Za-z!/?]")
-_URL = re.compile(r"(?i)(?:https?|ftp)://\S+$")
+_MARKUP = r"<[A-Za-z!/?]"
+_URL = r"(?i)(?:https?|ftp)://\S+$"
 
 
 def _named_file(text: str) -> bool:
@@ -273,7 +275,7 @@ def without_markup(text: str) -> str:
     """Why a ``str`` without markup is not taken as a page, naming the likely mistake."""
     head = text.strip()
     if "\n" not in head and len(head) <= 4096:
-        if _URL.match(head):
+        if re.match(_URL, head):
             return (f"got a URL, not a page: fetch it first (the command line does: "
                     f"thresher extract -u {head[:200]})")
         if _named_file(head):
@@ -288,7 +290,7 @@ def decode(data: bytes | str, content_type: str | None = None) -> Decoded:
     if isinstance(data, str):
         if not data or data.isspace():
             raise InputError("empty input")
-        if _MARKUP.search(data) is None:
+        if re.search(_MARKUP, data) is None:
             raise InputError(without_markup(data))
         return Decoded(data, "str", "str")
     if not isinstance(data, (bytes, bytearray, memoryview)):

@@ -29,30 +29,82 @@ _STOP_LISTS_FILE = "stopwords-iso.json"
 
 
 @lru_cache(maxsize=1)
-def _stop_lists() -> Mapping[str, list[str]]:
-    """Language code -> stopwordsiso's list. Read from the package's data file without importing
-    the package, whose import reads its version from the installed metadata (tens of
-    milliseconds); through its API when the file is not where it used to be."""
-    from importlib.util import find_spec
+def _stop_lists_file() -> str | None:
+    """stopwordsiso's data file as text, read without importing the package, whose import reads
+    its version from the installed metadata (tens of milliseconds); None when the file is not
+    where it used to be."""
+    # The path finder alone (importlib.util.find_spec would import threading for nothing); a
+    # package it does not find is read through its API below.
+    from importlib.machinery import PathFinder
 
-    spec = find_spec("stopwordsiso")
+    spec = PathFinder.find_spec("stopwordsiso")
     for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
         try:
             with open(f"{folder}/{_STOP_LISTS_FILE}", encoding="utf-8") as file:
-                lists: dict[str, list[str]] = json.load(file)
-            return lists
+                return file.read()
         except (OSError, ValueError):
             continue
+    return None
+
+
+@lru_cache(maxsize=1)
+def _stop_lists() -> Mapping[str, list[str]]:
+    """Language code -> stopwordsiso's list: the whole data file (through the package's API when
+    the file is not where it used to be)."""
+    text = _stop_lists_file()
+    if text is not None:
+        try:
+            lists: dict[str, list[str]] = json.loads(text)
+            return lists
+        except ValueError:
+            pass
     import stopwordsiso
 
     return {code: sorted(stopwordsiso.stopwords(code)) for code in stopwordsiso.langs()}
+
+
+def _stop_list(code: str) -> list[str]:
+    """stopwordsiso's list of one language. The data file is one JSON object of lists of strings,
+    so ``"code"`` after the object's ``{`` or a ``,`` and before a ``:`` can only be the name of
+    one of its members (a quote inside a string is escaped): only that list is decoded, not the
+    58 (a first extraction needs one). The whole file is read when the member is missing or is
+    not a list of strings."""
+    if not code:
+        return []
+    text = _stop_lists_file()
+    name = f'"{code}"'
+    at = text.find(name) if text is not None else -1
+    while text is not None and at >= 0:
+        before = at - 1
+        while before >= 0 and text[before].isspace():
+            before -= 1
+        after = at + len(name)
+        while after < len(text) and text[after].isspace():
+            after += 1
+        if before >= 0 and text[before] in "{," and text.startswith(":", after):
+            value = _json_value(text, after + 1)
+            if isinstance(value, list) and all(isinstance(word, str) for word in value):
+                return value
+            break
+        at = text.find(name, at + 1)
+    return _stop_lists().get(code, [])
+
+
+def _json_value(text: str, at: int) -> Any:
+    """The JSON value that starts at ``at`` (after spaces), or None when there is none."""
+    while at < len(text) and text[at].isspace():
+        at += 1
+    try:
+        return json.JSONDecoder().raw_decode(text, at)[0]
+    except ValueError:
+        return None
 
 
 @cache
 def stopwords(language: str) -> frozenset[str]:
     """Lower-cased stop words of an ISO 639-1 language; empty when unknown."""
     code = (language or "").lower().split("-")[0]
-    return frozenset(word.lower() for word in _stop_lists().get(code, ()))
+    return frozenset(word.lower() for word in _stop_list(code))
 
 
 # The codes py3langid 0.4's model identifies (its ``nb_classes``, tests/test_language.py checks

@@ -52,7 +52,7 @@ XML_ROOTS = frozenset("rss feed rdf:rdf svg urlset sitemapindex opml kml gpx".sp
 _FIRST_ELEMENT = re.compile(
     r"\A[\s\ufeff]*(?:<\?xml[^>]*>\s*)?(?:(?:<!--.*?-->|<!DOCTYPE[^>]*>|<\?[^>]*>)\s*)*<([A-Za-z][\w:.-]*)",
     re.DOTALL | re.IGNORECASE)
-_HTML_ROOT = re.compile(r"<(?:html|body)[\s>/]", re.IGNORECASE)
+_HTML_ROOT = r"(?i)<(?:html|body)[\s>/]"  # compiled at its first use (an XML-like page only)
 _SNIFF = 4096  # characters of the start of a page in which its first element is looked for
 
 
@@ -62,4 +62,4 @@ def xml_root(text: str) -> str | None:
     match = _FIRST_ELEMENT.match(text[:_SNIFF])
     if match is None or match.group(1).lower() not in XML_ROOTS:
         return None
-    return None if _HTML_ROOT.search(text) else match.group(1)
+    return None if re.search(_HTML_ROOT, text) else match.group(1)

@@ -1,21 +1,17 @@
-"""The native core's feature calls on one page: shallow text, tree facts and the flagship's
-base matrix (``crates/core/src/features/``), with the constants Python hands them."""
+"""The native core's feature calls on one page: shallow text and the flagship's base matrix
+(``crates/core/src/features/``), with the constants Python hands them (the tree facts as
+Python reads them are :mod:`.tree`'s)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .. import _core
-from .._lazy import LazyModule
-from ..document.blocks import Document
-from .columns import Columns
 from .head import page_types, structured_text
 
 if TYPE_CHECKING:
-    import numpy as np
-else:
-    np = LazyModule("numpy")  # loaded by the first caller that needs arrays
+    from ..document.blocks import Document
+    from .columns import Columns
 
 # id/class cue words; matched against whole tokens after splitting on non-alphanumerics.
 NEGATIVE_CUES = frozenset(
@@ -52,6 +48,8 @@ def shallow_text(doc: Document, stoplist: frozenset[str]) -> Columns:
     (``stoplist``: lower-cased words); text density (words per line wrapped at 80 characters);
     punctuation, digit and upper-case ratios; sentence ends; average word length; whether it
     ends with punctuation, is a heading, holds a copyright sign or a date, starts upper case."""
+    from .columns import Columns
+
     return Columns(SHALLOW_COLUMNS, doc.native.shallow_text(native_stop_words(stoplist)))
 
 
@@ -62,46 +60,12 @@ def text_density(text: str) -> float:
     return _core.text_density(text)
 
 
-@dataclass(frozen=True)
-class TreeFacts:
-    """Per-element facts (numpy arrays indexed by element) propagated down or accumulated up."""
-
-    context_bits: np.ndarray  # OR of CONTEXT_TAGS bits on the path
-    neg_distance: np.ndarray  # ancestors to the nearest negative cue (MAX_CUE_DISTANCE when none)
-    pos_distance: np.ndarray
-    subtree_chars: np.ndarray  # text characters inside each element
-    subtree_link_chars: np.ndarray
-    same_sibling_count: np.ndarray  # siblings with the same tag and class
-    paths: np.ndarray  # (elements, 2) uint64: hashes of the (tag, class) path and of the tag path
-    hidden: np.ndarray  # the element or an ancestor is hidden (the core's one rule, crates/core/src/hidden.rs)
-    roles: dict  # element -> its ``role`` attribute, for the elements that have one
-    parents: np.ndarray  # parent index, the root pointing to itself
-    ids: list  # id value per element (None when it has none)
-    classes: list  # class value per element (None when it has none)
-    tokens_of: dict  # id or class value -> its tokens (split_tokens), one entry per distinct value
-    id_slot: np.ndarray  # per element: the position of its id value among tokens_of's keys
-    class_slot: np.ndarray
-
-    def tokens(self, element: int) -> list[str]:
-        """An element's id tokens, then its class tokens."""
-        return self.tokens_of[self.ids[element]] + self.tokens_of[self.classes[element]]
-
-
 @lru_cache(maxsize=1)
 def tree_params() -> _core.TreeFactsParams:
-    """The constants :func:`tree_facts` hands the core, built once."""
+    """The constants the core's tree pass reads (:func:`.tree.tree_facts`, the base matrix, the
+    token columns), built once."""
     return _core.TreeFactsParams(context_tags=list(CONTEXT_TAGS), negative_cues=sorted(NEGATIVE_CUES),
                                  positive_cues=sorted(POSITIVE_CUES), max_cue_distance=MAX_CUE_DISTANCE)
-
-
-def tree_facts(doc: Document) -> TreeFacts:
-    """Own facts per element (id and class tokens, cue words, hiding attributes, roles), then
-    inherited ones (OR of CONTEXT_TAGS along the path, distance to the nearest cue, hidden) and
-    subtree sums, computed by the core (``crates/core/src/features/tree.rs``).
-
-    Paths are hashed per element over its (tag, class) path and its tag path from the root: two
-    elements get the same hash when their paths are the same (up to a 64-bit collision)."""
-    return TreeFacts(**doc.native.tree_facts(tree_params()))
 
 
 def base_columns(doc: Document, stoplist: frozenset[str]) -> Columns:
@@ -112,7 +76,10 @@ def base_columns(doc: Document, stoplist: frozenset[str]) -> Columns:
     (``template.rs``) and the neighbours' values of :data:`NEIGHBOUR_COLUMNS`
     (``neighbours.rs``). The head's JSON-LD and meta tags are read here and handed over: the
     structured text (:func:`structured_text`) and the page's types (:func:`page_types`). The
-    tree facts are those :func:`tree_facts` reads (the core computes them once per page)."""
+    tree facts are those :func:`~thresher.features.tree.tree_facts` reads (the core computes
+    them once per page)."""
+    from .columns import Columns  # the flagship's extraction scores without it
+
     names, values = doc.native.base_columns(native_stop_words(stoplist), tree_params(), title=doc.title,
                                             structured_text=structured_text(doc), page_types=page_types(doc))
     return Columns(tuple(names), values)

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from .._lazy import LazyModule
 from ..document.blocks import Document
 from .head import page_types
-from .native import tree_facts
+from .tree import tree_facts
 
 if TYPE_CHECKING:
     import numpy as np

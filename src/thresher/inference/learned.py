@@ -23,26 +23,27 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from .. import _core, features as F
-from .._lazy import LazyModule
+from .. import _core
+from .._lazy import LazyModule, cached_property
 from ..document.blocks import Document
 from ..document.language import stopwords
 from ..errors import ModelError
-from ..features.candidates import NAMES as CANDIDATE_NAMES, candidate_columns
-from ..features.cetr import block_content
 from ..features.head import page_types, structured_text
 from ..features.native import native_stop_words, tree_params
-from .seqmodel import SequenceNet
-from .treemodel import Model, RawArray, build, probability, read_raw, sigmoid
+from .modelfile import RawArray, read_raw
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .. import features as F
+    from .treemodel import Model
 else:
     np = LazyModule("numpy")  # loaded by the first caller that needs arrays
+    # The feature columns and the Python models are for training and explain: extraction
+    # scores in one native call and loads neither.
+    F = LazyModule("thresher.features")
 
 # Kohlschütter's text and link density, as Dragnet names them, plus the block's word count (which
 # Dragnet's own shallow features lack; docs/design-measurements.md).
@@ -64,6 +65,8 @@ class PageFeatures:
     def candidates(self) -> F.Columns:
         """Readability's candidate columns (:func:`thresher.features.candidates.candidate_columns`),
         computed when read: the flagship's stage 1 reads them, Dragnet does not."""
+        from ..features.candidates import candidate_columns
+
         return candidate_columns(self.doc)
 
     @property
@@ -79,6 +82,8 @@ def page_features(doc: Document, language: str) -> PageFeatures:
 def cetr_cluster(doc: Document) -> F.Columns:
     """CETR's unsupervised decision as a feature: 1 for blocks outside the k-means
     cluster at the origin of (smoothed tag ratio, derivative), as Dragnet uses it."""
+    from ..features.cetr import block_content
+
     return F.Columns(("cetr_cluster",), block_content(doc).astype(np.float32)[:, None])
 
 
@@ -108,7 +113,9 @@ def stage1_groups(page: PageFeatures, vocabulary: F.Vocabulary, candidates: bool
 def reads_candidates(stage1: Model) -> bool:
     """Whether a stage-1 model's layout holds Readability's candidate columns. Models trained
     before they were added (thresher-accurate's, users' own) do not, and keep working."""
-    return CANDIDATE_NAMES[0] in stage1.feature_names
+    from ..features.candidates import NAMES
+
+    return NAMES[0] in stage1.feature_names
 
 
 def network_features(page: PageFeatures, vocabulary: F.Vocabulary) -> F.Columns:
@@ -193,6 +200,9 @@ def network_scores(network: Network | None, page: PageFeatures) -> np.ndarray | 
     0/1 columns; any other layout is checked and read as :func:`network_features`."""
     if network is None:
         return None
+    from .seqmodel import SequenceNet
+    from .treemodel import sigmoid
+
     model = network.model
     if isinstance(model, SequenceNet) and model.token_columns == network.vocabulary.names \
             and not F.selection(page.base.names, model.numeric_names)[1]:
@@ -248,7 +258,12 @@ class LearnedModel:
     threshold: float
     meta: dict
     native: _core.LearnedModel
-    token_vocabulary: F.Vocabulary
+
+    @cached_property
+    def token_vocabulary(self) -> F.Vocabulary:
+        """The vocabulary as the feature code reads it (made on first read: explain and
+        training; extraction hands the core the file's arrays)."""
+        return F.Vocabulary(self.vocabulary)
 
     @property
     def decoding(self) -> str:
@@ -287,11 +302,10 @@ def _load_learned(path: str, _mtime_ns: int, _size: int) -> LearnedModel:
     native = native_model(path, header, arrays)
     meta = header.get("meta", {})
     vocabulary = tuple(meta.get("vocabulary", ()))
-    return LearnedModel(FileModels(path, header, arrays), vocabulary, native.threshold, meta, native,
-                        F.Vocabulary(vocabulary))
+    return LearnedModel(FileModels(path, header, arrays), vocabulary, native.threshold, meta, native)
 
 
-class FileModels(Mapping[str, Model]):
+class FileModels(Mapping[str, "Model"]):
     """A model file's models as Python objects, by name, made on first read (explain and
     training read them; extraction scores with the native model alone, and never loads numpy
     for them)."""
@@ -304,6 +318,8 @@ class FileModels(Mapping[str, Model]):
         built = self._built
         if built is None:
             arrays = {key: raw.array() for key, raw in self._arrays.items()}
+            from .treemodel import build
+
             built = self._built = build(self._path, self._header, arrays)[0]
         return built
 
@@ -330,15 +346,19 @@ def native_model(path: str, header: dict, arrays: Mapping[str, np.ndarray | RawA
         raise ModelError(f"{path}: {exc}") from None
 
 
+# The shipped model files, beside the package's modules (an extension module's package is
+# never imported from a zip archive, so they are plain files on disk).
+MODELS_FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
+
+
 @lru_cache(maxsize=8)
 def shipped_model_path(filename: str) -> str:
     """Where the installed package keeps the model file ``filename`` (memoised: an
     installation does not move)."""
-    ref = resources.files("thresher") / "models" / filename
-    with resources.as_file(ref) as path:
-        if not Path(path).exists():
-            raise ModelError(f"the shipped model {filename} is missing from this installation")
-        return str(path)
+    path = os.path.join(MODELS_FOLDER, filename)
+    if not os.path.isfile(path):
+        raise ModelError(f"the shipped model {filename} is missing from this installation")
+    return path
 
 
 def score_page(model: LearnedModel, doc: Document, language: str, *, smoothing: bool = True,
@@ -370,4 +390,6 @@ def checked(model: Model, columns: F.Columns) -> np.ndarray:
 
 
 def score_stage(model: Model, columns: F.Columns) -> np.ndarray:
+    from .treemodel import probability
+
     return probability(model, checked(model, columns))

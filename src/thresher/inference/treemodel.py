@@ -1,7 +1,8 @@
 """Tree-ensemble and linear models stored as versioned ``.npz`` files, evaluated by the native core.
 
-File layout (``numpy.savez_compressed``; read without pickle, and without numpy by
-:func:`read_raw`, which the extraction uses):
+File layout (``numpy.savez_compressed``, or ``numpy.savez`` for arrays stored uncompressed; read
+without pickle, and without numpy by :func:`~thresher.inference.modelfile.read_raw`, which the
+extraction uses):
 
 * ``header``: a JSON string with ``schema`` (``"thresher.model"``), ``version``,
   ``kind`` (``"trees"`` or ``"linear"``), ``feature_names`` and free-form
@@ -22,27 +23,21 @@ linear models only) are read as they are.
 from __future__ import annotations
 
 import json
-import re
-import zipfile
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from .. import _core
 from .._lazy import LazyModule
 from ..errors import ModelError
+from .modelfile import SCHEMA, UNREADABLE, VERSION, read_raw
 from .seqmodel import SequenceNet, from_arrays
 
 if TYPE_CHECKING:
     import numpy as np
 else:
     np = LazyModule("numpy")  # loaded by the first caller that needs arrays
-
-SCHEMA = "thresher.model"
-VERSION = 2
-READABLE_VERSIONS = (1, 2)
 
 
 # Row types the core reads as they are; others are converted to float64 first.
@@ -163,8 +158,11 @@ def sigmoid(margin: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-margin))
 
 
-def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -> None:
-    """Write one or more named models into a single ``.npz`` file."""
+def save(models: dict[str, Model], path: str | Path, meta: dict | None = None, *, compress: bool = True) -> None:
+    """Write one or more named models into a single ``.npz`` file, its arrays deflated unless
+    ``compress`` is false: stored as they are, a file loads without inflating them (the
+    extractors' models, which a process's first extraction loads, are written so; a few times
+    larger on disk, no larger in a wheel, which compresses them)."""
     arrays: dict[str, np.ndarray] = {}
     described: dict[str, dict[str, Any]] = {}
     header = {"schema": SCHEMA, "version": VERSION, "meta": meta or {}, "models": described}
@@ -175,71 +173,9 @@ def save(models: dict[str, Model], path: str | Path, meta: dict | None = None) -
         for key, value in model.arrays().items():
             arrays[f"{name}.{key}"] = value
     arrays["header"] = np.asarray(json.dumps(header))
+    write = np.savez_compressed if compress else np.savez
     with open(path, "wb") as handle:
-        np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub types allow_pickle only
-
-
-_UNREADABLE = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error)
-
-
-class RawArray(NamedTuple):
-    """An array of a model file as stored: numpy's dtype string (little-endian), the shape and
-    the C-ordered bytes. The core reads it as it is (``_core.LearnedModel``); :meth:`array`
-    makes the numpy array."""
-
-    descr: str
-    shape: tuple[int, ...]
-    data: bytes
-
-    def array(self) -> np.ndarray:
-        return np.frombuffer(self.data, dtype=self.descr).reshape(self.shape).copy()
-
-
-_NPY_MAGIC = b"\x93NUMPY"
-_DESCR = re.compile(r"'descr':\s*'([<|][a-zA-Z]\d+)'")
-_FORTRAN = re.compile(r"'fortran_order':\s*(True|False)")
-_SHAPE = re.compile(r"'shape':\s*\(([\d,\s]*)\)")
-
-
-def _npy(blob: bytes) -> RawArray:
-    """One ``.npy`` file of the archive (format versions 1 to 3; C order, little-endian)."""
-    if blob[:6] != _NPY_MAGIC or blob[6] not in (1, 2, 3):
-        raise ValueError("not an .npy array")
-    size_bytes = 2 if blob[6] == 1 else 4
-    start = 8 + size_bytes
-    header = blob[start - size_bytes:start]
-    end = start + int.from_bytes(header, "little")
-    text = blob[start:end].decode("latin-1")
-    descr, fortran, shape = _DESCR.search(text), _FORTRAN.search(text), _SHAPE.search(text)
-    if descr is None or fortran is None or shape is None:
-        raise ValueError(f"an .npy header thresher does not read: {text.strip()!r}")
-    dims = tuple(int(d) for d in shape.group(1).split(",") if d.strip())
-    if fortran.group(1) == "True" and len(dims) > 1:
-        raise ValueError("an array in Fortran order")
-    return RawArray(descr.group(1), dims, blob[end:])
-
-
-def read_raw(path: str | Path) -> tuple[dict, dict[str, RawArray]]:
-    """The parsed header and the arrays, as stored, of a model file written by :func:`save`,
-    read without numpy (the common extraction never loads it); :class:`ModelError` when it is
-    not one or names another schema or an unknown version."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            arrays = {name[:-4]: _npy(archive.read(name)) for name in archive.namelist() if name.endswith(".npy")}
-        raw = arrays.pop("header")
-        if not raw.descr.startswith("<U") or raw.shape:
-            raise ValueError("the header is not a string")
-        header = json.loads(raw.data.decode("utf-32-le").rstrip("\x00"))
-    except _UNREADABLE as exc:
-        raise ModelError(f"{path}: not a thresher model file ({type(exc).__name__}: {exc})") from None
-    if not isinstance(header, dict) or not isinstance(header.get("models"), dict):
-        raise ModelError(f"{path}: model header is malformed")
-    if header.get("schema") != SCHEMA:
-        raise ModelError(f"{path}: schema {header.get('schema')!r} is not {SCHEMA!r}")
-    if header.get("version") not in READABLE_VERSIONS:
-        raise ModelError(f"{path}: model version {header.get('version')} unsupported "
-                         f"(this thresher reads {', '.join(map(str, READABLE_VERSIONS))})")
-    return header, arrays
+        write(handle, **arrays)  # type: ignore[arg-type]  # numpy's stub types allow_pickle only
 
 
 def read(path: str | Path) -> tuple[dict, dict[str, np.ndarray]]:
@@ -248,7 +184,7 @@ def read(path: str | Path) -> tuple[dict, dict[str, np.ndarray]]:
     header, arrays = read_raw(path)
     try:
         return header, {key: raw.array() for key, raw in arrays.items()}
-    except _UNREADABLE as exc:
+    except UNREADABLE as exc:
         raise ModelError(f"{path}: not a thresher model file ({type(exc).__name__}: {exc})") from None
 
 

@@ -9,7 +9,7 @@ from ..algorithms.base import Classification
 from ..document.blocks import Block, Document
 from ..metadata import Metadata
 from ..options import Options
-from .extraction import Extraction
+from .extraction import Extraction, writes_comments
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,6 @@ class CommentView:
 def comment_view(result: Extraction) -> CommentView | None:
     """The comments to write after the main content: with ``include_comments``, when the page
     has any; else None."""
-    if not (result.options.include_comments and result.comment_entries):
+    if not writes_comments(result):
         return None
     return CommentView(result)

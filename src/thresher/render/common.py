@@ -22,7 +22,6 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
-from urllib.parse import urljoin, urlsplit
 
 from ..document.blocks import HEADING_TAGS, Block, Document
 from .formulas import Formulas
@@ -57,8 +56,9 @@ STRIKE = frozenset({"del"})
 # thousands); only the innermost ones are rendered.
 MAX_INLINE_DEPTH = 8
 
-_CONTROL = re.compile(r"[\x00-\x20\x7f]+")
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+# Compiled at their first use (re's cache keeps them): plain text writes no link.
+_CONTROL = r"[\x00-\x20\x7f]+"
+_SCHEME = r"^([A-Za-z][A-Za-z0-9+.-]*):"
 
 
 def safe_url(href: str | None, base: str | None = None) -> str:
@@ -72,15 +72,17 @@ def safe_url(href: str | None, base: str | None = None) -> str:
     href = (href or "").strip()
     if not href:
         return ""
-    match = _SCHEME.match(_CONTROL.sub("", href))
+    match = re.match(_SCHEME, re.sub(_CONTROL, "", href))
     if match and match.group(1).lower() not in ALLOWED_SCHEMES:
         return ""
     if base:
+        from urllib.parse import urljoin  # links and images only: plain text never resolves one
+
         try:
             href = urljoin(base, href)
         except ValueError:
             return ""
-        match = _SCHEME.match(_CONTROL.sub("", href))
+        match = re.match(_SCHEME, re.sub(_CONTROL, "", href))
         if match and match.group(1).lower() not in ALLOWED_SCHEMES:
             return ""
     return href
@@ -415,7 +417,7 @@ TRACKING_HOSTS = (
     "agkn.com", "dmtracker.com",
     "adnxs.com", "demdex.net", "krxd.net", "omtrdc.net", "chartbeat.net", "newrelic.com", "nr-data.net",
 )
-_WIDTH_DESCRIPTOR = re.compile(r"^(\d+(?:\.\d+)?)([wx])$")
+_WIDTH_DESCRIPTOR = r"^(\d+(?:\.\d+)?)([wx])$"  # compiled at its first use (an image's srcset)
 
 
 def srcset_largest(srcset: str | None) -> str:
@@ -428,7 +430,7 @@ def srcset_largest(srcset: str | None) -> str:
             continue
         size = 1.0
         if len(parts) > 1:
-            match = _WIDTH_DESCRIPTOR.match(parts[-1])
+            match = re.match(_WIDTH_DESCRIPTOR, parts[-1])
             size = float(match.group(1)) if match else 1.0
         if size > best_size:
             best, best_size = parts[0], size
@@ -489,6 +491,8 @@ def is_pixel(doc: Document, element: int, src: str) -> bool:
 def is_tracking_url(url: str) -> bool:
     """``url`` is served by a host of :data:`TRACKING_HOSTS` (or a subdomain of one; an
     entry with a path matches URLs under it)."""
+    from urllib.parse import urlsplit  # images only: plain text never reads one
+
     try:
         parts = urlsplit(url)
     except ValueError:

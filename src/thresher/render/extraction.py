@@ -35,3 +35,9 @@ class Extraction(Protocol):
     def kept(self) -> list[Block]: ...
     @property
     def title(self) -> str: ...
+
+
+def writes_comments(result: Extraction) -> bool:
+    """Whether the comments are written after the main content: with ``include_comments``,
+    when the page has any (see :func:`thresher.render.comments.comment_view`)."""
+    return result.options.include_comments and bool(result.comment_entries)

@@ -35,7 +35,6 @@ from typing import NamedTuple
 
 from .. import _core
 from ..document.blocks import Block, Document
-from .common import clean_text, subtree_end
 from .extraction import Extraction
 
 
@@ -108,6 +107,8 @@ def picked(doc: Document, indices: Sequence[int]) -> list[Block]:
 
 def has_cells(doc: Document, table: Sequence[int], element: int, count: int) -> bool:
     """Table ``element`` has at least ``count`` cells (``td``/``th``) of its own."""
+    from .common import subtree_end  # markdown's tables only: plain text is written by the core
+
     tags = doc.elements.tags
     found = 0
     for i in range(element + 1, subtree_end(doc, element)):
@@ -138,4 +139,6 @@ def same_title(title_key: str, heading_key: str) -> bool:
 
 
 def _title_key(text: str) -> str:
+    from .common import clean_text  # markdown's and html's titles only: plain text has none
+
     return " ".join(clean_text(text).casefold().split())

@@ -19,8 +19,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from .comments import CommentView, comment_view
-from .extraction import Extraction
+from .extraction import Extraction, writes_comments
 from .formulas import Formulas, block_text, has_formula
 from .selection import SelectionParams, native_rules, select
 
@@ -30,15 +29,20 @@ CELL_SEPARATOR = " | "  # between the cells of a table row (written by the core)
 def render(result: Extraction, **_options: Any) -> str:
     """The main content's text, then with ``include_comments`` the page's comments."""
     text = main_text(result)
-    view = comment_view(result)
-    if view is None:
+    if not writes_comments(result):  # the common call: the comments' view is not loaded
         return text
-    return "\n\n".join(filter(None, (text, main_text(view))))
+    from .comments import CommentView
+
+    return "\n\n".join(filter(None, (text, main_text(CommentView(result)))))
 
 
 def comments_text(result: Extraction) -> str:
     """The page's comments as plain text (whatever ``include_comments`` says)."""
-    return main_text(CommentView(result)) if result.comment_entries else ""
+    if not result.comment_entries:
+        return ""
+    from .comments import CommentView
+
+    return main_text(CommentView(result))
 
 
 def main_text(result: Extraction) -> str:

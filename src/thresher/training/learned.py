@@ -470,7 +470,7 @@ def _save(trained: Trained, out: str | Path, algorithm: str, p: TrainParams, rep
         models["network"] = trained.network.model
         meta.update(network_vocabulary=list(trained.network.vocabulary.tokens), network_weight=trained.network.weight)
     meta |= {"seed": p.seed, "params": asdict(p), "datasets": [Path(d).name for d in datasets], "cv": report}
-    save(models, out, meta)
+    save(models, out, meta, compress=False)  # loaded by a first extraction: stored, not inflated
 
 
 # Per-algorithm settings where they differ from TrainParams' defaults (thresholds chosen by
