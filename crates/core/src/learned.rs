@@ -161,6 +161,29 @@ impl Stage {
         matches!(self.scorer, Scorer::Complete(_))
     }
 
+    /// Rows `picks` of the compact rows `x` (one after the other) into `out`, laid out as
+    /// [`Stage::margins`] reads them: in lanes when [`Stage::lanes`] (the last group padded with
+    /// zeros), else one after the other.
+    fn layout(&self, x: &[f32], picks: &[usize], out: &mut Vec<f32>) {
+        let width = self.width();
+        out.clear();
+        if !self.lanes() {
+            for &p in picks {
+                out.extend_from_slice(&x[p * width..(p + 1) * width]);
+            }
+            return;
+        }
+        out.resize(picks.len().div_ceil(LANES) * LANES * width, 0.0);
+        for (group, out) in picks.chunks(LANES).zip(out.chunks_mut(LANES * width)) {
+            for (lane, &p) in group.iter().enumerate() {
+                let row = &x[p * width..(p + 1) * width];
+                for (j, &v) in row.iter().enumerate() {
+                    out[j * LANES + lane] = v;
+                }
+            }
+        }
+    }
+
     /// One margin per row of the `n` compact rows `rows` (`width` values each, in lanes when
     /// [`Stage::lanes`]).
     fn margins(&self, rows: &[f32], n: usize, out: &mut Vec<f64>) {
@@ -768,8 +791,14 @@ impl Features {
     /// so the page's peak holds one batch of them, never a row per block of every column the
     /// stage reads (hundreds of MB on a page of 500,000 blocks). Each row's margin depends on
     /// that row alone, so the batches change no value.
+    ///
+    /// A batch's equal rows (equal to the bit in every column the stage reads) are scored
+    /// once: the long lists and feeds that make pages of hundreds of thousands of blocks repeat
+    /// the same few rows. Once a batch's rows turn out mostly distinct, the later batches are
+    /// scored without looking them up.
     fn margins_of(&self, stage: &Stage, rows: Option<&[usize]>, context: &[f32]) -> Vec<f64> {
         let count = rows.map_or(self.rows, <[usize]>::len);
+        let width = stage.width();
         // Token t of the trees' list -> the columns of this stage that read it.
         let mut token_slots: HashMap<u32, Vec<usize>> = HashMap::new();
         for (j, source) in stage.reads.iter().enumerate() {
@@ -779,21 +808,55 @@ impl Features {
         }
         let mut margins = Vec::with_capacity(count);
         let mut batch = Vec::new();
+        let (mut x, mut picked) = (Vec::new(), Vec::new());
+        let mut distinct = DistinctRows::default();
+        let mut repeats = true;
         let mut start = 0;
         while start < count {
             let end = (start + SCORE_BATCH).min(count);
-            let x = self.rows_of(stage, start..end, rows, context, &token_slots);
-            stage.margins(&x, end - start, &mut batch);
-            margins.extend_from_slice(&batch);
+            if repeats {
+                self.rows_of(
+                    stage,
+                    start..end,
+                    rows,
+                    context,
+                    &token_slots,
+                    false,
+                    &mut x,
+                );
+                distinct.find(&x, width);
+                let firsts = &distinct.firsts;
+                stage.layout(&x, firsts, &mut picked);
+                stage.margins(&picked, firsts.len(), &mut batch);
+                margins.extend(distinct.row_of.iter().map(|&k| batch[k as usize]));
+                // Fewer than a quarter of the rows repeated: looking them up costs more than
+                // it saves.
+                repeats = firsts.len() * 4 <= (end - start) * 3;
+            } else {
+                let lanes = stage.lanes();
+                self.rows_of(
+                    stage,
+                    start..end,
+                    rows,
+                    context,
+                    &token_slots,
+                    lanes,
+                    &mut x,
+                );
+                stage.margins(&x, end - start, &mut batch);
+                margins.extend_from_slice(&batch);
+            }
             start = end;
         }
         margins
     }
 
-    /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`),
-    /// in lanes when [`Stage::lanes`] (the last group padded with zeros), else one after the
-    /// other. They are made column by column, [`ROW_GROUP`] rows at a time: each column's
-    /// values for the group are read into one buffer (its kind matched once), then placed.
+    /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`)
+    /// into `out`, in lanes when `lanes` (see [`Stage::lanes`]; the last group padded with
+    /// zeros), else one after the other. They are made column by column, [`ROW_GROUP`] rows
+    /// at a time: each column's values for the group are read into one buffer (its kind
+    /// matched once), then placed.
+    #[allow(clippy::too_many_arguments)]
     fn rows_of(
         &self,
         stage: &Stage,
@@ -801,9 +864,10 @@ impl Features {
         rows: Option<&[usize]>,
         context: &[f32],
         token_slots: &HashMap<u32, Vec<usize>>,
-    ) -> Vec<f32> {
+        lanes: bool,
+        out: &mut Vec<f32>,
+    ) {
         let width = stage.width();
-        let lanes = stage.lanes();
         // Row k of a group, column j, is at `place[k] + j * column` in the group's values.
         let column = if lanes { LANES } else { 1 };
         let place: Vec<usize> = (0..ROW_GROUP)
@@ -821,7 +885,8 @@ impl Features {
         } else {
             blocks.len()
         };
-        let mut out = vec![0.0f32; padded * width];
+        out.clear();
+        out.resize(padded * width, 0.0);
         let mut values = [0.0f32; ROW_GROUP];
         let (indices, offsets) = &self.bags;
         for (group, out) in blocks
@@ -872,8 +937,94 @@ impl Features {
                 }
             }
         }
-        out
     }
+}
+
+/// The distinct rows of a batch of compact rows (one after the other), and which of them
+/// each row is. Rows are equal when every value is equal to the bit.
+#[derive(Default)]
+struct DistinctRows {
+    /// Each distinct row's first position, in order of first appearance.
+    firsts: Vec<usize>,
+    /// For each row, its distinct row's number (its place in `firsts`).
+    row_of: Vec<u32>,
+    /// The hash of each distinct row -> the last distinct row with that hash.
+    table: crate::hash::HashMap<u64, u32>,
+    /// For each distinct row, the one before it with the same hash (`u32::MAX`: none).
+    earlier: Vec<u32>,
+    seed: u64,
+}
+
+impl DistinctRows {
+    /// Find the distinct rows of `x` (rows of `width` values): `firsts` and `row_of` then
+    /// describe them.
+    fn find(&mut self, x: &[f32], width: usize) {
+        use std::hash::BuildHasher;
+        if self.seed == 0 {
+            // Seeded per process (as the core's hash maps are), so that crafted pages cannot
+            // aim rows at one slot.
+            self.seed = foldhash::fast::RandomState::default().hash_one(0x5EED_u64) | 1;
+        }
+        self.firsts.clear();
+        self.row_of.clear();
+        self.table.clear();
+        self.earlier.clear();
+        for (i, row) in x.chunks_exact(width).enumerate() {
+            crate::budget::check();
+            let hash = row_hash(row, self.seed);
+            let next = self.firsts.len() as u32;
+            let last = *self.table.entry(hash).or_insert(u32::MAX);
+            let mut k = last;
+            while k != u32::MAX {
+                let first = self.firsts[k as usize];
+                if equal_bits(&x[first * width..(first + 1) * width], row) {
+                    break;
+                }
+                k = self.earlier[k as usize];
+            }
+            if k == u32::MAX {
+                k = next;
+                self.firsts.push(i);
+                self.earlier.push(last);
+                self.table.insert(hash, next);
+            }
+            self.row_of.push(k);
+        }
+    }
+}
+
+/// Whether two rows hold the same values to the bit.
+fn equal_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// A hash of a row's bits under `seed`: four independent multiply-xor chains (so that they
+/// overlap in the processor), folded together.
+fn row_hash(row: &[f32], seed: u64) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = [
+        seed,
+        seed.rotate_left(16),
+        seed.rotate_left(32),
+        seed.rotate_left(48),
+    ];
+    let mut chunks = row.chunks_exact(8);
+    for c in &mut chunks {
+        for (k, h) in h.iter_mut().enumerate() {
+            let word = u64::from(c[2 * k].to_bits()) << 32 | u64::from(c[2 * k + 1].to_bits());
+            *h = (*h ^ word).wrapping_mul(K).rotate_left(29);
+        }
+    }
+    for &v in chunks.remainder() {
+        h[0] = (h[0] ^ u64::from(v.to_bits()))
+            .wrapping_mul(K)
+            .rotate_left(29);
+    }
+    let mut out = (row.len() as u64) ^ seed;
+    for v in h {
+        out = (out ^ v).wrapping_mul(K).rotate_left(31);
+    }
+    out ^ (out >> 32)
 }
 
 /// Rows whose compact columns are written together (see [`Features::rows_of`]); a multiple

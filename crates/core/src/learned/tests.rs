@@ -125,3 +125,93 @@ fn uncertain_rows_lie_inside_the_band() {
     assert_eq!(uncertain(&[0.01, 0.5, 0.99], 0.05), [1]);
     assert_eq!(uncertain(&[0.01, 0.5, 0.99], 0.0), [0, 1, 2]);
 }
+
+/// Features of `n` blocks whose only values are Readability's candidate columns, block i's
+/// row from `row(i)`.
+fn candidate_features(n: usize, row: impl Fn(usize) -> [f32; 6]) -> Features {
+    Features {
+        rows: n,
+        base: base::BaseMatrix::default(),
+        candidates: (0..n).flat_map(&row).collect(),
+        bags: (Vec::new(), vec![0; n + 1]),
+        cetr_cluster: Vec::new(),
+    }
+}
+
+#[test]
+fn equal_rows_are_scored_once_and_every_row_gets_its_own_margin() {
+    // A batch of a few rows repeated, one of distinct rows, then more (the lookup turned
+    // off): every margin is the one the node walk gives the row alone.
+    let n = 3 * SCORE_BATCH + 100;
+    let row = |i: usize| {
+        let v = if i < SCORE_BATCH {
+            (i % 3) as f32
+        } else {
+            i as f32 / 1000.0
+        };
+        [v, 2.5 - v, 0.0, -0.0, f32::NAN, 1.0]
+    };
+    let features = candidate_features(n, row);
+    let mut trees = stumps();
+    trees.threshold = vec![1.5, 0.0, 0.0, 0.25, 0.0, 0.0];
+    let names = ["rd_paragraph", "rd_in_top"];
+    let model = LearnedModel::new(&file(trees.clone(), &names), &base_names()).unwrap();
+    assert!(model.stage1.lanes());
+    let feature: Vec<i32> = trees.feature.iter().map(|&f| f as i32).collect();
+    let (left, right, roots): (Vec<i32>, Vec<i32>, Vec<i32>) = (
+        trees.left.iter().map(|&v| v as i32).collect(),
+        trees.right.iter().map(|&v| v as i32).collect(),
+        trees.roots.iter().map(|&v| v as i32).collect(),
+    );
+    let ensemble = Ensemble {
+        feature: &feature,
+        threshold: &trees.threshold,
+        left: &left,
+        right: &right,
+        value: &trees.value,
+        roots: &roots,
+        base: trees.base,
+    };
+    let expected = |blocks: &[usize]| -> Vec<f64> {
+        let x: Vec<f32> = blocks.iter().flat_map(|&b| row(b)[..2].to_vec()).collect();
+        let mut out = vec![0.0; blocks.len()];
+        ensemble.margins(&x, 2, &mut out).unwrap();
+        out
+    };
+    let all: Vec<usize> = (0..n).collect();
+    assert_eq!(
+        features.margins_of(&model.stage1, None, &[]),
+        expected(&all)
+    );
+    let some: Vec<usize> = (0..n).rev().step_by(3).collect();
+    assert_eq!(
+        features.margins_of(&model.stage1, Some(&some), &[]),
+        expected(&some)
+    );
+}
+
+#[test]
+fn distinct_rows_are_told_apart_to_the_bit() {
+    let x = [
+        1.0,
+        2.0,
+        0.0,
+        -0.0,
+        1.0,
+        2.0,
+        f32::NAN,
+        0.0,
+        0.0,
+        -0.0,
+        0.0,
+        0.0,
+        f32::NAN,
+        0.0,
+    ];
+    let mut distinct = DistinctRows::default();
+    distinct.find(&x, 2);
+    assert_eq!(distinct.firsts, [0, 1, 3, 5]);
+    assert_eq!(distinct.row_of, [0, 1, 0, 2, 1, 3, 2]);
+    distinct.find(&x[..4], 2);
+    assert_eq!((distinct.firsts.len(), distinct.row_of.len()), (2, 2));
+}
