@@ -743,6 +743,19 @@ impl Page {
         Ok(Scores::new(scores))
     }
 
+    /// One numeric column of the elements, in pre-order: ``"parents"`` (-1 for a root),
+    /// ``"depths"``, ``"first_blocks"`` or ``"end_blocks"`` (each element's range of blocks).
+    fn element_column<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
+        let column = match name {
+            "parents" => &self.doc.parents,
+            "depths" => &self.doc.depths,
+            "first_blocks" => &self.doc.first_blocks,
+            "end_blocks" => &self.doc.end_blocks,
+            _ => return Err(PyValueError::new_err(format!("no element column {name:?}"))),
+        };
+        PyTuple::new(py, column)
+    }
+
     /// CETR's decision per block with the paper's settings (a bool array): true outside the
     /// k-means cluster at the origin (Dragnet's ``cetr_cluster`` column).
     fn cetr_content<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
