@@ -1067,17 +1067,30 @@ pub fn uncertain(own: &[f64], certain: f64) -> Vec<usize> {
         .collect()
 }
 
+/// Everything scoring reads of a page's tree facts, computed from them once
+/// ([`LearnedModel::features`]): the facts may be dropped before the page is scored.
+pub struct ScoringFeatures {
+    features: Features,
+    /// The network's token bags over its own vocabulary, when the file has a network.
+    network_bags: Option<(Vec<i64>, Vec<i64>)>,
+}
+
 impl LearnedModel {
     /// Score one page: every block's probabilities at each step, its labels and the cut.
     pub fn score(&self, page: &PageInput<'_>, params: &ScoreParams) -> PageScores {
+        let features = self.features(page, params);
+        self.score_features(page.doc, features, params)
+    }
+
+    /// The feature groups of `page` that [`LearnedModel::score_features`] reads.
+    pub fn features(&self, page: &PageInput<'_>, params: &ScoreParams) -> ScoringFeatures {
         let doc = page.doc;
-        let n = doc.blocks.len();
         let stage2 = self.stage2.as_ref().filter(|_| params.smoothing);
         let mut stages = vec![&self.stage1];
         stages.extend(stage2);
         let candidates_needed = needs(&stages, |s| matches!(s, Source::Candidate(_)));
         let features = Features {
-            rows: n,
+            rows: doc.blocks.len(),
             base: base::BaseMatrix::new(
                 page.dom,
                 doc,
@@ -1098,12 +1111,39 @@ impl LearnedModel {
                 Vec::new()
             },
         };
+        let network_bags = self
+            .network
+            .as_ref()
+            .map(|net| tokens::token_bags(doc, page.facts, &net.vocabulary));
+        ScoringFeatures {
+            features,
+            network_bags,
+        }
+    }
+
+    /// Score the page `doc` from its [`LearnedModel::features`] (made with the same `params`).
+    pub fn score_features(
+        &self,
+        doc: &Document,
+        features: ScoringFeatures,
+        params: &ScoreParams,
+    ) -> PageScores {
+        let n = doc.blocks.len();
+        let stage2 = self.stage2.as_ref().filter(|_| params.smoothing);
+        let ScoringFeatures {
+            features,
+            network_bags,
+        } = features;
         let own: Vec<f64> = features
             .margins_of(&self.stage1, None, &[])
             .iter()
             .map(|&m| sigmoid(m))
             .collect();
-        let network = self.network.as_ref().map(|net| net.scores(page, &features));
+        let network = self
+            .network
+            .as_ref()
+            .zip(network_bags)
+            .map(|(net, bags)| net.scores(&features, bags));
         let (context, guarded) = match stage2 {
             None => (own.clone(), own.clone()),
             Some(stage) => {
@@ -1132,6 +1172,7 @@ impl LearnedModel {
                 (context, guarded)
             }
         };
+        drop(features);
         let final_scores: Vec<f64> = match (&network, &self.network) {
             (Some(net), Some(model)) => guarded
                 .iter()
@@ -1162,9 +1203,9 @@ impl Network {
     /// The network's probabilities (float32 logits and arithmetic, as numpy does on them).
     /// Its numeric inputs are read from the features a segment of rows at a time, never
     /// copied out for the whole page.
-    fn scores(&self, page: &PageInput<'_>, features: &Features) -> Vec<f64> {
+    fn scores(&self, features: &Features, bags: (Vec<i64>, Vec<i64>)) -> Vec<f64> {
         let n = features.rows;
-        let (indices, offsets) = tokens::token_bags(page.doc, page.facts, &self.vocabulary);
+        let (indices, offsets) = bags;
         if n == 0 {
             return Vec::new();
         }
