@@ -161,29 +161,6 @@ impl Stage {
         matches!(self.scorer, Scorer::Complete(_))
     }
 
-    /// Rows `picks` of the compact rows `x` (one after the other) into `out`, laid out as
-    /// [`Stage::margins`] reads them: in lanes when [`Stage::lanes`] (the last group padded with
-    /// zeros), else one after the other.
-    fn layout(&self, x: &[f32], picks: &[usize], out: &mut Vec<f32>) {
-        let width = self.width();
-        out.clear();
-        if !self.lanes() {
-            for &p in picks {
-                out.extend_from_slice(&x[p * width..(p + 1) * width]);
-            }
-            return;
-        }
-        out.resize(picks.len().div_ceil(LANES) * LANES * width, 0.0);
-        for (group, out) in picks.chunks(LANES).zip(out.chunks_mut(LANES * width)) {
-            for (lane, &p) in group.iter().enumerate() {
-                let row = &x[p * width..(p + 1) * width];
-                for (j, &v) in row.iter().enumerate() {
-                    out[j * LANES + lane] = v;
-                }
-            }
-        }
-    }
-
     /// One margin per row of the `n` compact rows `rows` (`width` values each, in lanes when
     /// [`Stage::lanes`]).
     fn margins(&self, rows: &[f32], n: usize, out: &mut Vec<f64>) {
@@ -798,17 +775,18 @@ impl Features {
     /// scored without looking them up.
     fn margins_of(&self, stage: &Stage, rows: Option<&[usize]>, context: &[f32]) -> Vec<f64> {
         let count = rows.map_or(self.rows, <[usize]>::len);
-        let width = stage.width();
-        // Token t of the trees' list -> the columns of this stage that read it.
-        let mut token_slots: HashMap<u32, Vec<usize>> = HashMap::new();
-        for (j, source) in stage.reads.iter().enumerate() {
-            if let Source::Token(t) = *source {
-                token_slots.entry(t).or_default().push(j);
-            }
-        }
+        // Rows are told apart by the columns that can differ between blocks: a base column
+        // with one value for every block cannot.
+        let varying: Vec<Source> = stage
+            .reads
+            .iter()
+            .copied()
+            .filter(|s| !matches!(*s, Source::Base(c) if self.base.same(c).is_some()))
+            .collect();
+        let (slots, varying_slots) = (token_slots(&stage.reads), token_slots(&varying));
         let mut margins = Vec::with_capacity(count);
         let mut batch = Vec::new();
-        let (mut x, mut picked) = (Vec::new(), Vec::new());
+        let (mut x, mut blocks) = (Vec::new(), Vec::new());
         let mut distinct = DistinctRows::default();
         let mut repeats = true;
         let mut start = 0;
@@ -816,30 +794,47 @@ impl Features {
             let end = (start + SCORE_BATCH).min(count);
             if repeats {
                 self.rows_of(
-                    stage,
+                    &varying,
                     start..end,
                     rows,
                     context,
-                    &token_slots,
+                    &varying_slots,
                     false,
                     &mut x,
                 );
-                distinct.find(&x, width);
-                let firsts = &distinct.firsts;
-                stage.layout(&x, firsts, &mut picked);
-                stage.margins(&picked, firsts.len(), &mut batch);
+                distinct.find(&x, varying.len().max(1));
+                // The whole rows of the distinct ones, scored.
+                blocks.clear();
+                blocks.extend(
+                    distinct
+                        .firsts
+                        .iter()
+                        .map(|&k| rows.map_or(start + k, |r| r[start + k])),
+                );
+                let lanes = stage.lanes();
+                let n = blocks.len();
+                self.rows_of(
+                    &stage.reads,
+                    0..n,
+                    Some(&blocks),
+                    context,
+                    &slots,
+                    lanes,
+                    &mut x,
+                );
+                stage.margins(&x, n, &mut batch);
                 margins.extend(distinct.row_of.iter().map(|&k| batch[k as usize]));
                 // Fewer than a quarter of the rows repeated: looking them up costs more than
                 // it saves.
-                repeats = firsts.len() * 4 <= (end - start) * 3;
+                repeats = n * 4 <= (end - start) * 3;
             } else {
                 let lanes = stage.lanes();
                 self.rows_of(
-                    stage,
+                    &stage.reads,
                     start..end,
                     rows,
                     context,
-                    &token_slots,
+                    &slots,
                     lanes,
                     &mut x,
                 );
@@ -851,15 +846,16 @@ impl Features {
         margins
     }
 
-    /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`)
-    /// into `out`, in lanes when `lanes` (see [`Stage::lanes`]; the last group padded with
-    /// zeros), else one after the other. They are made column by column, [`ROW_GROUP`] rows
+    /// The compact rows of the columns `reads` for positions `span` of `rows` (of all blocks
+    /// when `None`) into `out` (a column of zeros when `reads` is empty), in lanes when `lanes`
+    /// (see [`Stage::lanes`]; the last group padded with zeros), else one after the other.
+    /// `token_slots`: [`token_slots`] of `reads`. They are made column by column, [`ROW_GROUP`] rows
     /// at a time: each column's values for the group are read into one buffer (its kind
     /// matched once), then placed.
     #[allow(clippy::too_many_arguments)]
     fn rows_of(
         &self,
-        stage: &Stage,
+        reads: &[Source],
         span: Range<usize>,
         rows: Option<&[usize]>,
         context: &[f32],
@@ -867,7 +863,7 @@ impl Features {
         lanes: bool,
         out: &mut Vec<f32>,
     ) {
-        let width = stage.width();
+        let width = reads.len().max(1);
         // Row k of a group, column j, is at `place[k] + j * column` in the group's values.
         let column = if lanes { LANES } else { 1 };
         let place: Vec<usize> = (0..ROW_GROUP)
@@ -895,7 +891,7 @@ impl Features {
         {
             crate::budget::check();
             let values = &mut values[..group.len()];
-            for (j, &source) in stage.reads.iter().enumerate() {
+            for (j, &source) in reads.iter().enumerate() {
                 match source {
                     // Stage 1 reads every block: a group is then a range of them.
                     Source::Base(c) if rows.is_none() => {
@@ -938,6 +934,17 @@ impl Features {
             }
         }
     }
+}
+
+/// Token t of the trees' list -> the columns of `reads` that read it.
+fn token_slots(reads: &[Source]) -> HashMap<u32, Vec<usize>> {
+    let mut slots: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (j, source) in reads.iter().enumerate() {
+        if let Source::Token(t) = *source {
+            slots.entry(t).or_default().push(j);
+        }
+    }
+    slots
 }
 
 /// The distinct rows of a batch of compact rows (one after the other), and which of them

@@ -224,6 +224,14 @@ impl BaseMatrix {
         self.columns.len()
     }
 
+    /// Column `j`'s one value, when it has the same for every block.
+    pub fn same(&self, j: usize) -> Option<f32> {
+        match self.columns[j] {
+            Column::Same(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// Column `j`'s value for block `row`.
     #[inline]
     pub fn get(&self, row: usize, j: usize) -> f32 {

@@ -215,3 +215,94 @@ fn distinct_rows_are_told_apart_to_the_bit() {
     distinct.find(&x[..4], 2);
     assert_eq!((distinct.firsts.len(), distinct.row_of.len()), (2, 2));
 }
+
+#[test]
+fn rows_told_apart_without_the_same_columns_get_their_own_margins() {
+    use crate::features::page::Head;
+    use crate::features::tree::{tree_facts, TreeParams};
+    // 5,000 equal items then paragraphs of every length: the lookup reads the columns that
+    // differ between blocks only, and the whole rows of the distinct ones are scored.
+    let mut html = String::from("<ul>");
+    html.push_str(&"<li>item</li>".repeat(5000));
+    html.push_str("</ul>");
+    for i in 0..300 {
+        html.push_str(&format!("<p>{}</p>", "word ".repeat(i + 1)));
+    }
+    let dom = crate::parse(&html, crate::Limits::default());
+    let doc = crate::build(&dom);
+    let params = TreeParams {
+        context_tags: vec!["li".into()],
+        max_cue_distance: 30,
+        ..TreeParams::default()
+    };
+    let facts = tree_facts(&dom, &doc, false, &params);
+    let types = HashSet::default();
+    let head = Head {
+        title: "",
+        structured_text: "",
+        types: &types,
+    };
+    let stops = HashSet::default();
+    let names = base::base_names(&params);
+    let base = base::BaseMatrix::new(&dom, &doc, &facts, &params, &stops, &head);
+    let n = doc.blocks.len();
+    // tag_li and log_chars differ between blocks; tag_table is 0 for every block.
+    let read = ["tag_table", "log_chars", "tag_li"];
+    let at: Vec<usize> = read
+        .iter()
+        .map(|r| names.iter().position(|n| n == r).unwrap())
+        .collect();
+    assert_eq!(base.same(at[0]), Some(0.0));
+    assert!(base.same(at[1]).is_none() && base.same(at[2]).is_none());
+    let trees = TreeArrays {
+        feature: vec![1, 2, -1, -1, 0, -1, -1],
+        threshold: vec![3.0, 0.5, 0.0, 0.0, -1.0, 0.0, 0.0],
+        left: vec![1, 2, 2, 3, 5, 5, 6],
+        right: vec![4, 3, 2, 3, 6, 5, 6],
+        value: vec![0.0, 0.0, -1.0, 1.0, 0.0, 2.0, 3.0],
+        roots: vec![0],
+        depth: 2,
+        base: 0.5,
+    };
+    let model = LearnedModel::new(&file(trees.clone(), &read), &names).unwrap();
+    let features = Features {
+        rows: n,
+        base,
+        candidates: Vec::new(),
+        bags: (Vec::new(), vec![0; n + 1]),
+        cetr_cluster: Vec::new(),
+    };
+    let x: Vec<f32> = (0..n)
+        .flat_map(|b| {
+            at.iter()
+                .map(|&j| features.base.get(b, j))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let narrow = |v: &[i64]| v.iter().map(|&i| i as i32).collect::<Vec<i32>>();
+    let (feature, left, right, roots) = (
+        narrow(&trees.feature),
+        narrow(&trees.left),
+        narrow(&trees.right),
+        narrow(&trees.roots),
+    );
+    let ensemble = Ensemble {
+        feature: &feature,
+        threshold: &trees.threshold,
+        left: &left,
+        right: &right,
+        value: &trees.value,
+        roots: &roots,
+        base: trees.base,
+    };
+    let mut expected = vec![0.0; n];
+    ensemble.margins(&x, read.len(), &mut expected).unwrap();
+    assert_eq!(features.margins_of(&model.stage1, None, &[]), expected);
+    let some: Vec<usize> = (0..n).rev().collect();
+    let reversed: Vec<f64> = expected.iter().rev().copied().collect();
+    assert_eq!(
+        features.margins_of(&model.stage1, Some(&some), &[]),
+        reversed
+    );
+    assert!(expected.iter().any(|&m| m != expected[0]));
+}
