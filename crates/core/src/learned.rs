@@ -769,10 +769,10 @@ impl Features {
     /// stage reads (hundreds of MB on a page of 500,000 blocks). Each row's margin depends on
     /// that row alone, so the batches change no value.
     ///
-    /// A batch's equal rows (equal to the bit in every column the stage reads) are scored
-    /// once: the long lists and feeds that make pages of hundreds of thousands of blocks repeat
-    /// the same few rows. Once a batch's rows turn out mostly distinct, the later batches are
-    /// scored without looking them up.
+    /// On a page of a batch or more, a batch's equal rows (equal to the bit in every column the
+    /// stage reads) are scored once: the long lists and feeds that make pages of hundreds of
+    /// thousands of blocks repeat the same few rows. Once a batch's rows turn out mostly
+    /// distinct, the later batches are scored without looking them up.
     fn margins_of(&self, stage: &Stage, rows: Option<&[usize]>, context: &[f32]) -> Vec<f64> {
         let count = rows.map_or(self.rows, <[usize]>::len);
         // Rows are told apart by the columns that can differ between blocks: a base column
@@ -788,7 +788,9 @@ impl Features {
         let mut batch = Vec::new();
         let (mut x, mut blocks) = (Vec::new(), Vec::new());
         let mut distinct = DistinctRows::default();
-        let mut repeats = true;
+        // Rows are looked up on pages of a batch or more only: on a smaller page the lookup's
+        // passes cost more than the walks of the few repeated rows it would save.
+        let mut repeats = count >= SCORE_BATCH;
         let mut start = 0;
         while start < count {
             let end = (start + SCORE_BATCH).min(count);
