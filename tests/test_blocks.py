@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from thresher.document.blocks import Block, Document, build_document, normalize_space
+from thresher.document.blocks import Block, Document, ElementTable, build_document, normalize_space
 from thresher.errors import InputError
 
 
@@ -143,6 +143,23 @@ def test_elements_are_in_pre_order_with_parents_and_depths():
     for i in range(1, len(els)):
         assert els.parents[i] < i
         assert els.depths[i] == els.depths[els.parents[i]] + 1
+
+
+def test_the_numeric_element_columns_come_from_the_native_page_unchanged():
+    doc = build_document(PAGE)
+    els = doc.elements
+    given = ElementTable(els.tags, tuple(els.parents), tuple(els.depths), tuple(els.attrs),
+                         tuple(els.first_blocks), tuple(els.end_blocks))
+    fresh = build_document(PAGE).elements
+    assert given == fresh == els and len(fresh) == len(els.tags)
+    assert fresh.end_blocks[0] == len(doc.blocks) and fresh.first_blocks[0] == 0
+    assert all(isinstance(c, tuple) for c in (fresh.parents, fresh.depths, fresh.first_blocks, fresh.end_blocks))
+    with pytest.raises(AttributeError):
+        fresh.parents = ()  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ElementTable(els.tags, tuple(els.parents))
+    with pytest.raises(ValueError):
+        doc.native.element_column("tags")
 
 
 def test_element_accessors():

@@ -14,7 +14,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import thresher
-from thresher.filters import ENTRY, NAMED, SECTION, comment_sections, is_comment_heading
+from thresher.document.blocks import build_document
+from thresher.filters import (
+    ENTRY,
+    NAMED,
+    SECTION,
+    CommentParams,
+    blocks_with,
+    comment_headings,
+    comment_sections,
+    is_comment_heading,
+    is_forum,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "comments"
 PAGES = ("wordpress", "disqus", "commentlist", "forum", "bare-heading")
@@ -146,3 +157,40 @@ def test_comments_are_never_main_text_and_appended_once(comments: list[list[str]
     main = thresher.extract(html)
     assert not any(text in main for text in texts)
     assert thresher.extract(html, include_comments=True) == f"{main}\n\n{result.comments}"
+
+
+# A page whose blocks are comment titles and other text, in turn.
+_TITLES_PAGE = "".join(
+    f"<h2>Comments</h2><p>Paragraph {i} of the article, long enough to be text.</p><p>Leave a reply</p>"
+    for i in range(4))
+
+
+def _headings_one_by_one(doc, keep, sections):
+    """comment_headings read as its rule says: every kept block from the end."""
+    drop, trailing = [False] * len(keep), True
+    for index in reversed([i for i, k in enumerate(keep) if k]):
+        before = index + 1 < len(sections) and bool(sections[index + 1])
+        block = doc.blocks[index]
+        short = block.word_count <= CommentParams().short_title_words
+        title = (block.is_heading or short) and is_comment_heading(block.text)
+        trailing = trailing and title
+        drop[index] = title and (trailing or before)
+    return drop
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), min_size=12, max_size=12))
+def test_comment_headings_are_the_titles_at_the_end_or_before_a_section(bits):
+    doc = build_document(_TITLES_PAGE)
+    assert len(doc.blocks) == 12
+    keep, sections = [k for k, _ in bits], [s for _, s in bits]
+    assert comment_headings(doc, keep, sections) == _headings_one_by_one(doc, keep, sections)
+    assert is_forum(keep, sections, "forum") == any(k and s for k, s in bits)
+    assert not is_forum(keep, sections, "article")
+
+
+def test_blocks_with_reads_one_bit_of_each_block():
+    sections = bytes([0, NAMED, SECTION, ENTRY | SECTION, 255])
+    assert blocks_with(sections, SECTION) == [False, False, True, True, True]
+    assert blocks_with(sections, ENTRY) == [False, False, False, True, True]
+    assert blocks_with(b"", NAMED) == []

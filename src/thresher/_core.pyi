@@ -35,10 +35,6 @@ class ElementAttributes:
 
 class DocumentColumns(TypedDict):
     tags: list[str]
-    parents: tuple[int, ...]
-    depths: tuple[int, ...]
-    first_blocks: tuple[int, ...]
-    end_blocks: tuple[int, ...]
     attrs: ElementAttributes
     lang: str | None
     title: str
@@ -112,6 +108,7 @@ class Page:
     def base_columns(self, stop_words: StopWords, params: TreeFactsParams, *, title: str, structured_text: str,
                      page_types: set[str]) -> tuple[tuple[str, ...], npt.NDArray[np.float32]]: ...
     def cetr_content(self) -> npt.NDArray[np.bool_]: ...
+    def element_column(self, name: str) -> tuple[int, ...]: ...
     def score(self, model: LearnedModel, stop_words: StopWords, *, title: str, structured_text: str,
               page_types: set[str], smoothing: bool, confident: float, certain: float, decoding: str,
               threshold: float, never_empty: bool, fallback_ratio: float, allow_empty: bool,

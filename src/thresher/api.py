@@ -6,6 +6,8 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import and_
 from types import MappingProxyType
 from typing import Any
 
@@ -19,6 +21,7 @@ from .filters import (
     ENTRY,
     NAMED,
     SECTION,
+    blocks_with,
     comment_drop,
     comment_headings,
     comment_sections,
@@ -138,7 +141,7 @@ def _commented(doc: Document, classification: Classification, sections: bytes, i
             return classification
         named = [keep and bits & NAMED > 0 for keep, bits in zip(labels, sections)]
         return without(classification, comment_drop(doc, labels, named))
-    classification = without(classification, [keep and inside for keep, inside in zip(labels, in_section)])
+    classification = without(classification, list(map(and_, labels, in_section)))
     return without(classification, comment_headings(doc, classification.labels, in_section))
 
 
@@ -247,11 +250,11 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     classification = chosen.run(doc, tuned_params(chosen, opts),
                                 Context(language=lang, model=opts.model, source=decoded.text, explain=explain))
     sections = comment_sections(doc)
-    in_section = [bits & SECTION > 0 for bits in sections]
+    in_section = blocks_with(sections, SECTION)
     kept = classification.labels
     # The page type says whether comment sections are content (a forum's posts): asked for
     # only when a section's blocks are kept or its comments are wanted, or for the metadata.
-    commented = any(keep and inside for keep, inside in zip(kept, in_section)) or (
+    commented = any(map(and_, kept, in_section)) or (
         opts.include_comments and any(bits & ENTRY for bits in sections))
     types: Mapping[str, float] = MappingProxyType({})
     if metadata or commented:
@@ -261,7 +264,7 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
         types = page_type_probabilities(doc)
     forum = commented and is_forum(kept, in_section, predicted_type(types))
     classification = _filtered(doc, _commented(doc, classification, sections, in_section, forum, opts), opts)
-    entries = () if forum else tuple(i for i, bits in enumerate(sections) if bits & ENTRY)
+    entries = () if forum else tuple(compress(range(len(sections)), blocks_with(sections, ENTRY)))
     check_budget()
     t3 = clock()
     if metadata:

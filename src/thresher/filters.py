@@ -18,7 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache, lru_cache
+from itertools import compress
+from operator import and_
 from typing import TYPE_CHECKING, Any
 
 from . import _core
@@ -161,25 +163,43 @@ def comment_headings(doc: Document, keep: Sequence[bool], sections: Sequence[boo
     (``sections``, per block) or after which no block but such titles is kept: a "Comments"
     heading or a "Leave a comment" link left after the article. Only the blocks that could be
     such a title are read: the last kept ones and those right before a section."""
-    drop = [False] * len(keep)
-    trailing = True
-    for index in reversed([i for i, k in enumerate(keep) if k]):
-        before = index + 1 < len(sections) and bool(sections[index + 1])
-        if not (trailing or before):  # neither at the end nor before a section: not read
-            continue
+    n = len(keep)
+    drop = [False] * n
+
+    def title(index: int) -> bool:
         block = doc.blocks[index]
-        title = ((block.is_heading or block.word_count <= params.short_title_words)
-                 and is_comment_heading(block.text, params))
-        trailing = trailing and title
-        drop[index] = title and (trailing or before)
+        return ((block.is_heading or block.word_count <= params.short_title_words)
+                and is_comment_heading(block.text, params))
+
+    # The kept blocks from the end while they are titles; the kept blocks before the first
+    # that is not are read only when a section follows them.
+    last = -1
+    for index in compress(range(n - 1, -1, -1), reversed(keep)):
+        if not title(index):
+            last = index
+            break
+        drop[index] = True
+    for index in compress(range(last), map(and_, keep[:last], sections[1:last + 1])):
+        drop[index] = title(index)
     return drop
+
+
+def blocks_with(sections: bytes, bit: int) -> list[bool]:
+    """Per block of :func:`comment_sections`' answer: whether its byte holds ``bit``."""
+    return list(map(bool, sections.translate(_only(bit))))
+
+
+@cache
+def _only(bit: int) -> bytes:
+    """The translation table that keeps ``bit`` of each byte and clears the others."""
+    return bytes(b & bit for b in range(256))
 
 
 def is_forum(keep: Sequence[bool], sections: Sequence[bool], page_type: str) -> bool:
     """Whether a page's comment sections are its content: the page type is ``forum`` and the
     algorithm kept some of them (a thread's posts). A page the type classifier takes for a
     forum whose sections were all left out (an article with its comments) is not one."""
-    return page_type == "forum" and any(k and s for k, s in zip(keep, sections))
+    return page_type == "forum" and any(map(and_, keep, sections))
 
 
 def comment_drop(doc: Document, keep: Sequence[bool], comments: Sequence[bool],

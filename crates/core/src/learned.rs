@@ -768,42 +768,104 @@ impl Features {
     /// so the page's peak holds one batch of them, never a row per block of every column the
     /// stage reads (hundreds of MB on a page of 500,000 blocks). Each row's margin depends on
     /// that row alone, so the batches change no value.
+    ///
+    /// On a page of a batch or more, a batch's equal rows (equal to the bit in every column the
+    /// stage reads) are scored once: the long lists and feeds that make pages of hundreds of
+    /// thousands of blocks repeat the same few rows. Once a batch's rows turn out mostly
+    /// distinct, the later batches are scored without looking them up.
     fn margins_of(&self, stage: &Stage, rows: Option<&[usize]>, context: &[f32]) -> Vec<f64> {
         let count = rows.map_or(self.rows, <[usize]>::len);
-        // Token t of the trees' list -> the columns of this stage that read it.
-        let mut token_slots: HashMap<u32, Vec<usize>> = HashMap::new();
-        for (j, source) in stage.reads.iter().enumerate() {
-            if let Source::Token(t) = *source {
-                token_slots.entry(t).or_default().push(j);
-            }
-        }
+        // Rows are told apart by the columns that can differ between blocks: a base column
+        // with one value for every block cannot.
+        let varying: Vec<Source> = stage
+            .reads
+            .iter()
+            .copied()
+            .filter(|s| !matches!(*s, Source::Base(c) if self.base.same(c).is_some()))
+            .collect();
+        let (slots, varying_slots) = (token_slots(&stage.reads), token_slots(&varying));
         let mut margins = Vec::with_capacity(count);
         let mut batch = Vec::new();
+        let (mut x, mut blocks) = (Vec::new(), Vec::new());
+        let mut distinct = DistinctRows::default();
+        // Rows are looked up on pages of a batch or more only: on a smaller page the lookup's
+        // passes cost more than the walks of the few repeated rows it would save.
+        let mut repeats = count >= SCORE_BATCH;
         let mut start = 0;
         while start < count {
             let end = (start + SCORE_BATCH).min(count);
-            let x = self.rows_of(stage, start..end, rows, context, &token_slots);
-            stage.margins(&x, end - start, &mut batch);
-            margins.extend_from_slice(&batch);
+            if repeats {
+                self.rows_of(
+                    &varying,
+                    start..end,
+                    rows,
+                    context,
+                    &varying_slots,
+                    false,
+                    &mut x,
+                );
+                distinct.find(&x, varying.len().max(1));
+                // The whole rows of the distinct ones, scored.
+                blocks.clear();
+                blocks.extend(
+                    distinct
+                        .firsts
+                        .iter()
+                        .map(|&k| rows.map_or(start + k, |r| r[start + k])),
+                );
+                let lanes = stage.lanes();
+                let n = blocks.len();
+                self.rows_of(
+                    &stage.reads,
+                    0..n,
+                    Some(&blocks),
+                    context,
+                    &slots,
+                    lanes,
+                    &mut x,
+                );
+                stage.margins(&x, n, &mut batch);
+                margins.extend(distinct.row_of.iter().map(|&k| batch[k as usize]));
+                // Fewer than a quarter of the rows repeated: looking them up costs more than
+                // it saves.
+                repeats = n * 4 <= (end - start) * 3;
+            } else {
+                let lanes = stage.lanes();
+                self.rows_of(
+                    &stage.reads,
+                    start..end,
+                    rows,
+                    context,
+                    &slots,
+                    lanes,
+                    &mut x,
+                );
+                stage.margins(&x, end - start, &mut batch);
+                margins.extend_from_slice(&batch);
+            }
             start = end;
         }
         margins
     }
 
-    /// The compact rows of `stage` for positions `span` of `rows` (of all blocks when `None`),
-    /// in lanes when [`Stage::lanes`] (the last group padded with zeros), else one after the
-    /// other. They are made column by column, [`ROW_GROUP`] rows at a time: each column's
-    /// values for the group are read into one buffer (its kind matched once), then placed.
+    /// The compact rows of the columns `reads` for positions `span` of `rows` (of all blocks
+    /// when `None`) into `out` (a column of zeros when `reads` is empty), in lanes when `lanes`
+    /// (see [`Stage::lanes`]; the last group padded with zeros), else one after the other.
+    /// `token_slots`: [`token_slots`] of `reads`. They are made column by column, [`ROW_GROUP`] rows
+    /// at a time: each column's values for the group are read into one buffer (its kind
+    /// matched once), then placed.
+    #[allow(clippy::too_many_arguments)]
     fn rows_of(
         &self,
-        stage: &Stage,
+        reads: &[Source],
         span: Range<usize>,
         rows: Option<&[usize]>,
         context: &[f32],
         token_slots: &HashMap<u32, Vec<usize>>,
-    ) -> Vec<f32> {
-        let width = stage.width();
-        let lanes = stage.lanes();
+        lanes: bool,
+        out: &mut Vec<f32>,
+    ) {
+        let width = reads.len().max(1);
         // Row k of a group, column j, is at `place[k] + j * column` in the group's values.
         let column = if lanes { LANES } else { 1 };
         let place: Vec<usize> = (0..ROW_GROUP)
@@ -821,7 +883,8 @@ impl Features {
         } else {
             blocks.len()
         };
-        let mut out = vec![0.0f32; padded * width];
+        out.clear();
+        out.resize(padded * width, 0.0);
         let mut values = [0.0f32; ROW_GROUP];
         let (indices, offsets) = &self.bags;
         for (group, out) in blocks
@@ -830,7 +893,7 @@ impl Features {
         {
             crate::budget::check();
             let values = &mut values[..group.len()];
-            for (j, &source) in stage.reads.iter().enumerate() {
+            for (j, &source) in reads.iter().enumerate() {
                 match source {
                     // Stage 1 reads every block: a group is then a range of them.
                     Source::Base(c) if rows.is_none() => {
@@ -872,8 +935,105 @@ impl Features {
                 }
             }
         }
-        out
     }
+}
+
+/// Token t of the trees' list -> the columns of `reads` that read it.
+fn token_slots(reads: &[Source]) -> HashMap<u32, Vec<usize>> {
+    let mut slots: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (j, source) in reads.iter().enumerate() {
+        if let Source::Token(t) = *source {
+            slots.entry(t).or_default().push(j);
+        }
+    }
+    slots
+}
+
+/// The distinct rows of a batch of compact rows (one after the other), and which of them
+/// each row is. Rows are equal when every value is equal to the bit.
+#[derive(Default)]
+struct DistinctRows {
+    /// Each distinct row's first position, in order of first appearance.
+    firsts: Vec<usize>,
+    /// For each row, its distinct row's number (its place in `firsts`).
+    row_of: Vec<u32>,
+    /// The hash of each distinct row -> the last distinct row with that hash.
+    table: crate::hash::HashMap<u64, u32>,
+    /// For each distinct row, the one before it with the same hash (`u32::MAX`: none).
+    earlier: Vec<u32>,
+    seed: u64,
+}
+
+impl DistinctRows {
+    /// Find the distinct rows of `x` (rows of `width` values): `firsts` and `row_of` then
+    /// describe them.
+    fn find(&mut self, x: &[f32], width: usize) {
+        use std::hash::BuildHasher;
+        if self.seed == 0 {
+            // Seeded per process (as the core's hash maps are), so that crafted pages cannot
+            // aim rows at one slot.
+            self.seed = foldhash::fast::RandomState::default().hash_one(0x5EED_u64) | 1;
+        }
+        self.firsts.clear();
+        self.row_of.clear();
+        self.table.clear();
+        self.earlier.clear();
+        for (i, row) in x.chunks_exact(width).enumerate() {
+            crate::budget::check();
+            let hash = row_hash(row, self.seed);
+            let next = self.firsts.len() as u32;
+            let last = *self.table.entry(hash).or_insert(u32::MAX);
+            let mut k = last;
+            while k != u32::MAX {
+                let first = self.firsts[k as usize];
+                if equal_bits(&x[first * width..(first + 1) * width], row) {
+                    break;
+                }
+                k = self.earlier[k as usize];
+            }
+            if k == u32::MAX {
+                k = next;
+                self.firsts.push(i);
+                self.earlier.push(last);
+                self.table.insert(hash, next);
+            }
+            self.row_of.push(k);
+        }
+    }
+}
+
+/// Whether two rows hold the same values to the bit.
+fn equal_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// A hash of a row's bits under `seed`: four independent multiply-xor chains (so that they
+/// overlap in the processor), folded together.
+fn row_hash(row: &[f32], seed: u64) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = [
+        seed,
+        seed.rotate_left(16),
+        seed.rotate_left(32),
+        seed.rotate_left(48),
+    ];
+    let mut chunks = row.chunks_exact(8);
+    for c in &mut chunks {
+        for (k, h) in h.iter_mut().enumerate() {
+            let word = u64::from(c[2 * k].to_bits()) << 32 | u64::from(c[2 * k + 1].to_bits());
+            *h = (*h ^ word).wrapping_mul(K).rotate_left(29);
+        }
+    }
+    for &v in chunks.remainder() {
+        h[0] = (h[0] ^ u64::from(v.to_bits()))
+            .wrapping_mul(K)
+            .rotate_left(29);
+    }
+    let mut out = (row.len() as u64) ^ seed;
+    for v in h {
+        out = (out ^ v).wrapping_mul(K).rotate_left(31);
+    }
+    out ^ (out >> 32)
 }
 
 /// Rows whose compact columns are written together (see [`Features::rows_of`]); a multiple
@@ -916,17 +1076,30 @@ pub fn uncertain(own: &[f64], certain: f64) -> Vec<usize> {
         .collect()
 }
 
+/// Everything scoring reads of a page's tree facts, computed from them once
+/// ([`LearnedModel::features`]): the facts may be dropped before the page is scored.
+pub struct ScoringFeatures {
+    features: Features,
+    /// The network's token bags over its own vocabulary, when the file has a network.
+    network_bags: Option<(Vec<i64>, Vec<i64>)>,
+}
+
 impl LearnedModel {
     /// Score one page: every block's probabilities at each step, its labels and the cut.
     pub fn score(&self, page: &PageInput<'_>, params: &ScoreParams) -> PageScores {
+        let features = self.features(page, params);
+        self.score_features(page.doc, features, params)
+    }
+
+    /// The feature groups of `page` that [`LearnedModel::score_features`] reads.
+    pub fn features(&self, page: &PageInput<'_>, params: &ScoreParams) -> ScoringFeatures {
         let doc = page.doc;
-        let n = doc.blocks.len();
         let stage2 = self.stage2.as_ref().filter(|_| params.smoothing);
         let mut stages = vec![&self.stage1];
         stages.extend(stage2);
         let candidates_needed = needs(&stages, |s| matches!(s, Source::Candidate(_)));
         let features = Features {
-            rows: n,
+            rows: doc.blocks.len(),
             base: base::BaseMatrix::new(
                 page.dom,
                 doc,
@@ -947,12 +1120,39 @@ impl LearnedModel {
                 Vec::new()
             },
         };
+        let network_bags = self
+            .network
+            .as_ref()
+            .map(|net| tokens::token_bags(doc, page.facts, &net.vocabulary));
+        ScoringFeatures {
+            features,
+            network_bags,
+        }
+    }
+
+    /// Score the page `doc` from its [`LearnedModel::features`] (made with the same `params`).
+    pub fn score_features(
+        &self,
+        doc: &Document,
+        features: ScoringFeatures,
+        params: &ScoreParams,
+    ) -> PageScores {
+        let n = doc.blocks.len();
+        let stage2 = self.stage2.as_ref().filter(|_| params.smoothing);
+        let ScoringFeatures {
+            features,
+            network_bags,
+        } = features;
         let own: Vec<f64> = features
             .margins_of(&self.stage1, None, &[])
             .iter()
             .map(|&m| sigmoid(m))
             .collect();
-        let network = self.network.as_ref().map(|net| net.scores(page, &features));
+        let network = self
+            .network
+            .as_ref()
+            .zip(network_bags)
+            .map(|(net, bags)| net.scores(&features, bags));
         let (context, guarded) = match stage2 {
             None => (own.clone(), own.clone()),
             Some(stage) => {
@@ -981,6 +1181,7 @@ impl LearnedModel {
                 (context, guarded)
             }
         };
+        drop(features);
         let final_scores: Vec<f64> = match (&network, &self.network) {
             (Some(net), Some(model)) => guarded
                 .iter()
@@ -1011,9 +1212,9 @@ impl Network {
     /// The network's probabilities (float32 logits and arithmetic, as numpy does on them).
     /// Its numeric inputs are read from the features a segment of rows at a time, never
     /// copied out for the whole page.
-    fn scores(&self, page: &PageInput<'_>, features: &Features) -> Vec<f64> {
+    fn scores(&self, features: &Features, bags: (Vec<i64>, Vec<i64>)) -> Vec<f64> {
         let n = features.rows;
-        let (indices, offsets) = tokens::token_bags(page.doc, page.facts, &self.vocabulary);
+        let (indices, offsets) = bags;
         if n == 0 {
             return Vec::new();
         }

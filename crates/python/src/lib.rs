@@ -279,16 +279,9 @@ fn columns<'py>(
         tags.append(strings.get(dom.tag(node)))?;
     }
     out.set_item("tags", tags)?;
-    // Lists, not arrays: the common extraction never loads numpy.
-    for (name, column) in [
-        ("parents", &doc.parents),
-        ("depths", &doc.depths),
-        ("first_blocks", &doc.first_blocks),
-        ("end_blocks", &doc.end_blocks),
-    ] {
-        thresher_core::budget::checkpoint();
-        out.set_item(name, PyTuple::new(py, column)?)?;
-    }
+    // The numeric element columns stay in the page (`Page.element_column`): the common
+    // extraction reads none of them, and a page of a million elements would hold a Python
+    // int for each value.
     let root = doc.nodes.first().copied();
     let lang = root
         .filter(|&node| dom.tag(node) == "html")

@@ -64,6 +64,14 @@ impl Page {
         }
     }
 
+    /// The tree facts under `params` when an earlier call computed and kept them.
+    fn kept_facts(&self, params: &TreeFactsParams) -> Option<Arc<TreeFacts>> {
+        self.facts
+            .get()
+            .filter(|(id, _)| *id == params.id)
+            .map(|(_, facts)| Arc::clone(facts))
+    }
+
     /// The tree facts under `params`: computed on first use and kept (facts under other
     /// parameters are computed each time).
     fn facts(&self, params: &TreeFactsParams) -> Arc<TreeFacts> {
@@ -724,7 +732,17 @@ impl Page {
         };
         let tree_params = model.params.get();
         let scores = detach(py, || {
-            let facts = self.facts(tree_params);
+            // The facts are dropped as soon as the features are made (unless another call
+            // already keeps them): on a page of a million elements they are a hundred MB that
+            // the rest of the scoring never reads.
+            let facts = self.kept_facts(tree_params).unwrap_or_else(|| {
+                Arc::new(tree::tree_facts(
+                    &self.dom,
+                    &self.doc,
+                    self.attributes,
+                    &tree_params.params,
+                ))
+            });
             let head = Head {
                 title,
                 structured_text,
@@ -738,9 +756,24 @@ impl Page {
                 stop_words: &stop_words.words,
                 head: &head,
             };
-            model.model.score(&input, &params)
+            let features = model.model.features(&input, &params);
+            drop(facts);
+            model.model.score_features(&self.doc, features, &params)
         })?;
         Ok(Scores::new(scores))
+    }
+
+    /// One numeric column of the elements, in pre-order: ``"parents"`` (-1 for a root),
+    /// ``"depths"``, ``"first_blocks"`` or ``"end_blocks"`` (each element's range of blocks).
+    fn element_column<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyTuple>> {
+        let column = match name {
+            "parents" => &self.doc.parents,
+            "depths" => &self.doc.depths,
+            "first_blocks" => &self.doc.first_blocks,
+            "end_blocks" => &self.doc.end_blocks,
+            _ => return Err(PyValueError::new_err(format!("no element column {name:?}"))),
+        };
+        PyTuple::new(py, column)
     }
 
     /// CETR's decision per block with the paper's settings (a bool array): true outside the

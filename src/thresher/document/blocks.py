@@ -112,16 +112,76 @@ class ElementAttributes(Sequence[Mapping[str, str]]):
         return f"ElementAttributes({self._all()!r})"
 
 
-@dataclass(frozen=True)
+# The numeric element columns the core keeps until a caller reads them (``Page.element_column``).
+_NATIVE_COLUMNS = ("parents", "depths", "first_blocks", "end_blocks")
+
+
 class ElementTable(Sequence[Element]):
-    """All elements, in pre-order, stored as columns; ``table[i]`` is an :class:`Element`."""
+    """All elements, in pre-order, stored as columns; ``table[i]`` is an :class:`Element`.
+
+    ``parents`` (-1 for a root), ``depths``, ``first_blocks`` and ``end_blocks`` (each element's
+    range of blocks) are given, or made by the native page on first use: the common extraction
+    reads none of them, and a page of a million elements would otherwise hold a Python int per
+    element and column. Immutable.
+    """
+
+    __slots__ = ("_columns", "_native", "attrs", "tags")
 
     tags: tuple[str, ...]
-    parents: tuple[int, ...]
-    depths: tuple[int, ...]
     attrs: Sequence[Mapping[str, str]]  # the parser's mappings: read them, never change them
-    first_blocks: tuple[int, ...]
-    end_blocks: tuple[int, ...]
+    _columns: dict[str, tuple[int, ...]]  # the columns given or made so far
+    _native: _core.Page | None
+
+    def __init__(self, tags: tuple[str, ...], parents: tuple[int, ...] | None = None,
+                 depths: tuple[int, ...] | None = None, attrs: Sequence[Mapping[str, str]] = (),
+                 first_blocks: tuple[int, ...] | None = None, end_blocks: tuple[int, ...] | None = None, *,
+                 native: _core.Page | None = None) -> None:
+        given = dict(zip(_NATIVE_COLUMNS, (parents, depths, first_blocks, end_blocks)))
+        if native is None and any(v is None for v in given.values()):
+            raise TypeError("ElementTable needs every column, or the native page that holds them")
+        object.__setattr__(self, "tags", tags)
+        object.__setattr__(self, "attrs", attrs)
+        object.__setattr__(self, "_columns", {k: v for k, v in given.items() if v is not None})
+        object.__setattr__(self, "_native", native)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"ElementTable is immutable ({name})")
+
+    def _column(self, name: str) -> tuple[int, ...]:
+        columns = self._columns
+        values = columns.get(name)
+        if values is None:
+            native = self._native
+            assert native is not None
+            values = columns.setdefault(name, native.element_column(name))
+        return values
+
+    @property
+    def parents(self) -> tuple[int, ...]:
+        return self._column("parents")
+
+    @property
+    def depths(self) -> tuple[int, ...]:
+        return self._column("depths")
+
+    @property
+    def first_blocks(self) -> tuple[int, ...]:
+        return self._column("first_blocks")
+
+    @property
+    def end_blocks(self) -> tuple[int, ...]:
+        return self._column("end_blocks")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ElementTable):
+            return NotImplemented
+        return (self.tags == other.tags and tuple(self.attrs) == tuple(other.attrs)
+                and all(self._column(n) == other._column(n) for n in _NATIVE_COLUMNS))
+
+    __hash__ = None  # type: ignore[assignment]  # compared by value, as the dataclass it was
+
+    def __repr__(self) -> str:
+        return f"ElementTable({len(self.tags)} elements)"
 
     def __len__(self) -> int:
         return len(self.tags)
@@ -405,8 +465,7 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     tags = tuple(raw["tags"])
     if not tags:
         raise InputError("the parser produced no document")
-    elements = ElementTable(tags, raw["parents"], raw["depths"], ElementAttributes(raw["attrs"]),
-                            raw["first_blocks"], raw["end_blocks"])
+    elements = ElementTable(tags, attrs=ElementAttributes(raw["attrs"]), native=raw["page"])
     lang = (raw["lang"] or "").replace("_", "-").split("-")[0].strip().lower()
     return Document(
         elements=elements, blocks=PageBlocks(raw["page"]),

@@ -64,6 +64,10 @@ fn own_groups(
         .iter()
         .map(|b| dom.tag(doc.nodes[b.element as usize]))
         .collect();
+    // The structure group first, held until its place: its transient tables (a hash per
+    // text, group numbers) are the largest of all groups, and are better made before the
+    // other groups' columns are held too.
+    let structure_group = structure::columns(doc, &block_tags, head.title);
     let mut shallow_group = Columns::default();
     let rows = shallow::shallow_text(doc, stop_words);
     let width = shallow::COLUMNS.len();
@@ -93,7 +97,7 @@ fn own_groups(
     }
     each(cetr::columns(doc));
     each(page::columns(doc, head));
-    each(structure::columns(doc, &block_tags, head.title));
+    each(structure_group);
     each(template::columns(doc, facts));
 }
 
@@ -128,6 +132,9 @@ pub fn base_rows(
 /// One column of a [`BaseMatrix`].
 #[derive(Clone, Debug, PartialEq)]
 enum Column {
+    /// One value for every block (a flag or tag no block has, a page-level value): no
+    /// values of its own.
+    Same(f32),
     /// Values that are all whole numbers from 0 to 255 (positive zero), a byte each: flags,
     /// one-hot tags, small counts. Each converts back to the very float32 it was.
     Bytes(Vec<u8>),
@@ -143,6 +150,11 @@ enum Column {
 impl Column {
     /// `values` in the smallest form that gives each of them back to the bit.
     fn compact(values: Vec<f32>) -> Self {
+        if let Some(&first) = values.first() {
+            if values.iter().all(|v| v.to_bits() == first.to_bits()) {
+                return Column::Same(first);
+            }
+        }
         let byte = |v: f32| {
             let b = v as u8;
             (f32::from(b).to_bits() == v.to_bits()).then_some(b)
@@ -212,10 +224,22 @@ impl BaseMatrix {
         self.columns.len()
     }
 
+    /// Column `j`'s one value, when it has the same for every block.
+    pub fn same(&self, j: usize) -> Option<f32> {
+        match self.columns[j] {
+            Column::Same(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// Column `j`'s value for block `row`.
     #[inline]
     pub fn get(&self, row: usize, j: usize) -> f32 {
         match &self.columns[j] {
+            Column::Same(v) => {
+                assert!(row < self.rows, "row {row} of {} rows", self.rows);
+                *v
+            }
             Column::Bytes(v) => f32::from(v[row]),
             Column::Floats(v) => v[row],
             &Column::Shifted { of, offset } => self.shifted(of, row, offset),
@@ -241,6 +265,10 @@ impl BaseMatrix {
     pub fn gather_range(&self, j: usize, rows: Range<usize>, out: &mut [f32]) {
         let out = &mut out[..rows.len()];
         match &self.columns[j] {
+            Column::Same(v) => {
+                assert!(rows.end <= self.rows, "rows {rows:?} of {}", self.rows);
+                out.fill(*v);
+            }
             Column::Bytes(v) => {
                 for (slot, &b) in out.iter_mut().zip(&v[rows]) {
                     *slot = f32::from(b);
@@ -265,6 +293,12 @@ impl BaseMatrix {
     pub fn gather(&self, j: usize, rows: &[usize], out: &mut [f32]) {
         let slots = out.iter_mut();
         match &self.columns[j] {
+            Column::Same(v) => {
+                for (slot, &row) in slots.zip(rows) {
+                    assert!(row < self.rows, "row {row} of {} rows", self.rows);
+                    *slot = *v;
+                }
+            }
             Column::Bytes(v) => {
                 for (slot, &row) in slots.zip(rows) {
                     *slot = f32::from(v[row]);
@@ -282,6 +316,11 @@ impl BaseMatrix {
                     (0..n).contains(&at).then_some(at as usize)
                 };
                 match &self.columns[of] {
+                    Column::Same(v) => {
+                        for (slot, &row) in slots.zip(rows) {
+                            *slot = at(row).map_or(0.0, |_| *v);
+                        }
+                    }
                     Column::Bytes(v) => {
                         for (slot, &row) in slots.zip(rows) {
                             *slot = at(row).map_or(0.0, |a| f32::from(v[a]));
@@ -435,6 +474,7 @@ mod tests {
             }
         }
         assert!(matrix.columns.iter().any(|c| matches!(c, Column::Bytes(_))));
+        assert!(matrix.columns.iter().any(|c| matches!(c, Column::Same(_))));
         assert!(matrix
             .columns
             .iter()
@@ -447,6 +487,12 @@ mod tests {
             Column::compact(vec![0.0, 1.0, 255.0]),
             Column::Bytes(vec![0, 1, 255])
         );
+        assert_eq!(Column::compact(vec![0.5, 0.5]), Column::Same(0.5));
+        assert_eq!(
+            Column::compact(vec![0.0, -0.0]),
+            Column::Floats(vec![0.0, -0.0])
+        );
+        assert_eq!(Column::compact(vec![]), Column::Bytes(vec![]));
         for odd in [-0.0, 0.5, 256.0, -1.0, f32::NAN, f32::INFINITY] {
             assert!(matches!(Column::compact(vec![1.0, odd]), Column::Floats(_)));
         }

@@ -57,14 +57,7 @@ pub fn equal_before_after(groups: &[usize]) -> (Vec<u64>, Vec<u64>) {
 /// text). Copies under the same parent are a container's own repeated items (a table's equal
 /// cells, an article's repeated paragraph), not a second rendering of it.
 pub fn text_copies(texts: &[&str], parents: &[i64]) -> (Vec<u64>, Vec<u64>) {
-    let lower: Vec<String> = texts
-        .iter()
-        .map(|t| {
-            crate::budget::check();
-            python_lower(t)
-        })
-        .collect();
-    let text = group_ids(lower.iter().map(String::as_str));
+    let text = lower_groups(texts);
     let (before, after) = equal_before_after(&text);
     let (same_before, same_after) = equal_before_after(&group_ids(text.iter().zip(parents)));
     (
@@ -75,6 +68,43 @@ pub fn text_copies(texts: &[&str], parents: &[i64]) -> (Vec<u64>, Vec<u64>) {
             .collect(),
         after.iter().zip(&same_after).map(|(a, b)| a - b).collect(),
     )
+}
+
+/// [`group_ids`] of the texts lower-cased as Python's `str.lower` does, without holding the
+/// lower-cased copies (a page of 500,000 blocks would hold its text twice more): a hash of
+/// each distinct lower-cased text is kept, and a text whose hash was met before is compared
+/// with the earlier ones by lower-casing them again.
+fn lower_groups(texts: &[&str]) -> Vec<usize> {
+    use std::hash::BuildHasher;
+    const NONE: usize = usize::MAX;
+    let state = foldhash::fast::RandomState::default();
+    // Hash -> the last distinct text with it; per distinct text, its first position and the
+    // distinct text before it with the same hash.
+    let mut by_hash: HashMap<u64, usize> = HashMap::new();
+    let (mut firsts, mut earlier): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            crate::budget::check();
+            let lower = python_lower(t);
+            let hash = state.hash_one(lower.as_str());
+            let last = by_hash.get(&hash).copied().unwrap_or(NONE);
+            let mut k = last;
+            while k != NONE {
+                let other = texts[firsts[k]];
+                if other == t || python_lower(other) == lower {
+                    return k;
+                }
+                k = earlier[k];
+            }
+            let k = firsts.len();
+            firsts.push(i);
+            earlier.push(last);
+            by_hash.insert(hash, k);
+            k
+        })
+        .collect()
 }
 
 /// The block of the page's main heading: the heading whose distinct lower-cased words best
@@ -172,6 +202,17 @@ mod tests {
         assert_eq!(before, [0, 1, 2, 0, 2]);
         assert_eq!(after, [3, 2, 0, 0, 0]);
         assert_eq!(text_copies(&[], &[]), (vec![], vec![]));
+    }
+
+    #[test]
+    fn lower_groups_number_as_the_lower_cased_texts_would() {
+        let texts = ["Hi", "hi", "x", "HI", "\u{212a}", "k", "X", "", ""];
+        let lower: Vec<String> = texts.iter().map(|t| python_lower(t)).collect();
+        assert_eq!(
+            lower_groups(&texts),
+            group_ids(lower.iter().map(String::as_str))
+        );
+        assert!(lower_groups(&[]).is_empty());
     }
 
     #[test]

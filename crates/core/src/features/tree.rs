@@ -225,9 +225,11 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
     // The first element with the same tag (its code), and per such element its tag's bit:
     // one look-up per distinct tag.
     let mut first_tag: HashMap<&str, usize> = HashMap::new();
-    let tag_kind: Vec<usize> = (0..n)
-        .map(|i| *first_tag.entry(tags[i]).or_insert(i))
+    // Element indices are below u32::MAX: the DOM numbers its nodes with u32.
+    let tag_kind: Vec<u32> = (0..n)
+        .map(|i| *first_tag.entry(tags[i]).or_insert(i) as u32)
         .collect();
+    drop(first_tag);
     let mut kind_bits = vec![0i64; n];
     crate::budget::checkpoint();
     facts.context_bits.reserve(n);
@@ -235,11 +237,12 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
     facts.pos_distance.reserve(n);
     for i in 0..n {
         crate::budget::check();
-        if tag_kind[i] == i {
+        let kind = tag_kind[i] as usize;
+        if kind == i {
             kind_bits[i] = bit.get(tags[i]).copied().unwrap_or(0);
         }
         let (id, class) = (facts.id_slot[i] as usize, facts.class_slot[i] as usize);
-        let mut bits = kind_bits[tag_kind[i]];
+        let mut bits = kind_bits[kind];
         let mut neg = if negative[id] || negative[class] {
             0
         } else {
@@ -263,6 +266,9 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
         facts.neg_distance.push(neg);
         facts.pos_distance.push(pos);
     }
+    // Each transient column goes as soon as it is read for the last time: on a page of a
+    // million elements each is several MB.
+    drop((tags, kind_bits, negative, positive));
     let mut cum_chars = Vec::with_capacity(doc.blocks.len() + 1);
     let mut cum_links = Vec::with_capacity(doc.blocks.len() + 1);
     cum_chars.push(0.0f64);
@@ -281,36 +287,42 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
             .subtree_link_chars
             .push(cum_links[end] - cum_links[first]);
     }
+    drop((cum_chars, cum_links));
     crate::budget::checkpoint();
     // Codes: the first element with the same (tag, class value).
-    let mut first_kind: HashMap<(usize, i64), usize> = HashMap::new();
-    let kind: Vec<usize> = (0..n)
+    let mut first_kind: HashMap<(u32, i64), u32> = HashMap::new();
+    let kind: Vec<u32> = (0..n)
         .map(|i| {
             crate::budget::check();
             *first_kind
                 .entry((tag_kind[i], facts.class_slot[i]))
-                .or_insert(i)
+                .or_insert(i as u32)
         })
         .collect();
+    drop(first_kind);
     // Siblings of the same kind: one group per (parent, kind), counted.
-    let mut groups: HashMap<(i64, usize), usize> = HashMap::new();
-    let group: Vec<usize> = (0..n)
+    let mut groups: HashMap<(i64, u32), u32> = HashMap::new();
+    let group: Vec<u32> = (0..n)
         .map(|i| {
             crate::budget::check();
-            let next = groups.len();
+            let next = groups.len() as u32;
             *groups.entry((doc.parents[i], kind[i])).or_insert(next)
         })
         .collect();
+    let distinct = groups.len();
+    drop(groups);
     crate::budget::checkpoint();
-    let mut count = vec![0i64; groups.len()];
+    let mut count = vec![0i64; distinct];
     for &g in &group {
-        count[g] += 1;
+        count[g as usize] += 1;
     }
-    facts.same_sibling_count = group.iter().map(|&g| count[g] - 1).collect();
+    facts.same_sibling_count = group.iter().map(|&g| count[g as usize] - 1).collect();
+    drop((group, count));
     crate::budget::checkpoint();
     let codes: Vec<[u64; 2]> = (0..n)
-        .map(|i| [kind[i] as u64, tag_kind[i] as u64])
+        .map(|i| [u64::from(kind[i]), u64::from(tag_kind[i])])
         .collect();
+    drop((kind, tag_kind));
     crate::budget::checkpoint();
     let parents: Vec<usize> = facts.parents.iter().map(|&p| p as usize).collect();
     crate::budget::checkpoint();
