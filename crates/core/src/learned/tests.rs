@@ -14,6 +14,29 @@ fn stumps() -> TreeArrays {
     }
 }
 
+/// The margins of `trees` on the rows of `x` (`width` values each), by the plain node walk.
+fn walked_margins(trees: &TreeArrays, x: &[f32], width: usize) -> Vec<f64> {
+    let narrow = |v: &[i64]| v.iter().map(|&i| i as i32).collect::<Vec<i32>>();
+    let (feature, left, right, roots) = (
+        narrow(&trees.feature),
+        narrow(&trees.left),
+        narrow(&trees.right),
+        narrow(&trees.roots),
+    );
+    let ensemble = Ensemble {
+        feature: &feature,
+        threshold: &trees.threshold,
+        left: &left,
+        right: &right,
+        value: &trees.value,
+        roots: &roots,
+        base: trees.base,
+    };
+    let mut out = vec![0.0; x.len() / width.max(1)];
+    ensemble.margins(x, width, &mut out).unwrap();
+    out
+}
+
 fn file(trees: TreeArrays, names: &[&str]) -> FileSpec {
     let mut models = HashMap::new();
     models.insert(
@@ -157,26 +180,9 @@ fn equal_rows_are_scored_once_and_every_row_gets_its_own_margin() {
     let names = ["rd_paragraph", "rd_in_top"];
     let model = LearnedModel::new(&file(trees.clone(), &names), &base_names()).unwrap();
     assert!(model.stage1.lanes());
-    let feature: Vec<i32> = trees.feature.iter().map(|&f| f as i32).collect();
-    let (left, right, roots): (Vec<i32>, Vec<i32>, Vec<i32>) = (
-        trees.left.iter().map(|&v| v as i32).collect(),
-        trees.right.iter().map(|&v| v as i32).collect(),
-        trees.roots.iter().map(|&v| v as i32).collect(),
-    );
-    let ensemble = Ensemble {
-        feature: &feature,
-        threshold: &trees.threshold,
-        left: &left,
-        right: &right,
-        value: &trees.value,
-        roots: &roots,
-        base: trees.base,
-    };
     let expected = |blocks: &[usize]| -> Vec<f64> {
         let x: Vec<f32> = blocks.iter().flat_map(|&b| row(b)[..2].to_vec()).collect();
-        let mut out = vec![0.0; blocks.len()];
-        ensemble.margins(&x, 2, &mut out).unwrap();
-        out
+        walked_margins(&trees, &x, 2)
     };
     let all: Vec<usize> = (0..n).collect();
     assert_eq!(
@@ -279,24 +285,7 @@ fn rows_told_apart_without_the_same_columns_get_their_own_margins() {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let narrow = |v: &[i64]| v.iter().map(|&i| i as i32).collect::<Vec<i32>>();
-    let (feature, left, right, roots) = (
-        narrow(&trees.feature),
-        narrow(&trees.left),
-        narrow(&trees.right),
-        narrow(&trees.roots),
-    );
-    let ensemble = Ensemble {
-        feature: &feature,
-        threshold: &trees.threshold,
-        left: &left,
-        right: &right,
-        value: &trees.value,
-        roots: &roots,
-        base: trees.base,
-    };
-    let mut expected = vec![0.0; n];
-    ensemble.margins(&x, read.len(), &mut expected).unwrap();
+    let expected = walked_margins(&trees, &x, read.len());
     assert_eq!(features.margins_of(&model.stage1, None, &[]), expected);
     let some: Vec<usize> = (0..n).rev().collect();
     let reversed: Vec<f64> = expected.iter().rev().copied().collect();
