@@ -93,20 +93,24 @@ fn the_complete_layout_scores_as_the_node_walk() {
     assert_eq!(CompleteEnsemble::new(&ensemble, 2, 0).unwrap(), None);
 }
 
+/// Feature value `i` of a test's rows: NaNs, values on the stumps' thresholds and values around
+/// them, in a cycle of 7.
+fn awkward(i: usize) -> f64 {
+    match i % 7 {
+        0 => f64::NAN,
+        1 => 0.5,
+        2 => 2.0,
+        k => k as f64 * 0.37 - 0.4,
+    }
+}
+
 #[test]
 fn rows_in_groups_and_in_the_remainder_score_as_the_node_walk() {
     let arrays = stumps();
     let ensemble = view(&arrays, -0.5);
     // 2 full groups and a remainder of 7 rows (a group of 4 and 3 single rows), with NaNs and ties on the thresholds.
     let rows = 2 * ROW_GROUP + 7;
-    let x: Vec<f64> = (0..rows * 2)
-        .map(|i| match i % 7 {
-            0 => f64::NAN,
-            1 => 0.5,
-            2 => 2.0,
-            k => k as f64 * 0.37 - 0.4,
-        })
-        .collect();
+    let x: Vec<f64> = (0..rows * 2).map(awkward).collect();
     let mut walked = vec![0.0; rows];
     ensemble.margins(&x, 2, &mut walked).unwrap();
     let complete = CompleteEnsemble::new(&ensemble, 2, 2).unwrap().unwrap();
@@ -191,14 +195,7 @@ fn rows_in_lanes_score_as_rows_one_after_the_other() {
     let ensemble = view(&arrays, -0.5);
     let complete = CompleteEnsemble::new(&ensemble, 2, 2).unwrap().unwrap();
     for rows in [0, 1, LANES - 1, LANES, 3 * LANES + 5] {
-        let x: Vec<f32> = (0..rows * 2)
-            .map(|i| match i % 7 {
-                0 => f32::NAN,
-                1 => 0.5,
-                2 => 2.0,
-                k => k as f32 * 0.37 - 0.4,
-            })
-            .collect();
+        let x: Vec<f32> = (0..rows * 2).map(|i| awkward(i) as f32).collect();
         let mut rowwise = vec![0.0; rows];
         complete.margins(&x, &mut rowwise);
         let mut lanes = vec![0.0; rows];
