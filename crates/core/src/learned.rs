@@ -791,6 +791,7 @@ impl Features {
         // Rows are looked up on pages of a batch or more only: on a smaller page the lookup's
         // passes cost more than the walks of the few repeated rows it would save.
         let mut repeats = count >= SCORE_BATCH;
+        let lanes = stage.lanes();
         let mut start = 0;
         while start < count {
             let end = (start + SCORE_BATCH).min(count);
@@ -813,7 +814,6 @@ impl Features {
                         .iter()
                         .map(|&k| rows.map_or(start + k, |r| r[start + k])),
                 );
-                let lanes = stage.lanes();
                 let n = blocks.len();
                 self.rows_of(
                     &stage.reads,
@@ -830,7 +830,6 @@ impl Features {
                 // it saves.
                 repeats = n * 4 <= (end - start) * 3;
             } else {
-                let lanes = stage.lanes();
                 self.rows_of(
                     &stage.reads,
                     start..end,
