@@ -10,11 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 import thresher
 from thresher.document.blocks import build_document
 from thresher.errors import ModelError
-from thresher.features.pagetype import PAGE_FEATURES, page_signals
+from thresher.features.pagetype import PAGE_FEATURES, TEXT_CUES, page_signals, text_cue_counts
 from thresher.inference import pagetype as P
 from thresher.inference.treemodel import load, save
 
@@ -217,3 +218,28 @@ def test_trees_match_lightgbm_raw_scores():
                          "verbose": -1, "max_bin": 63}, lgb.Dataset(x, y.astype(float)), num_boost_round=15)
     expected = booster.predict(x, raw_score=True)
     assert np.allclose(np.column_stack([t.margin(x) for t in trees]), expected)
+
+
+# Pieces of page text: the cue words, digits (some not ASCII), whitespace (with Python's extra
+# separators), currency signs, punctuation and letters, without the characters whose word
+# class the two engines read differently (crates/core/src/features/cues.rs).
+_CUE_PIECES = st.sampled_from(
+    ["reply", "replies", "add to cart", "sku", "by", "posted by", "3 days ago", "read more", "note",
+     "book a", "jan", "january", "12", "2021", "2021-03-04", "٣", "$", "€", "£", "zł", "eur",
+     " ", "  ", "\n", "\x1c", "\xa0", ".", ",", "-", "/", "_", "a", "é", "ß", "中", "Ж", "x1"])
+
+
+@given(st.lists(_CUE_PIECES, max_size=40).map("".join))
+def test_the_core_counts_each_text_cue_as_python_re_does(text):
+    import re
+
+    expected = [sum(1 for _ in re.finditer(pattern, text)) for _, pattern in TEXT_CUES]
+    assert text_cue_counts(text) == expected
+
+
+def test_text_cues_count_prices_dates_and_replies():
+    counts = dict(zip((name for name, _ in TEXT_CUES),
+                      text_cue_counts("$5 or 10 eur. posted by ann 3 days ago on jan 4, 2021; reply")))
+    assert counts["price"] == 2 and counts["date"] == 1 and counts["time_ago"] == 1
+    # "posted" is a reply cue too, and "posted by" is one byline: the leftmost match.
+    assert counts["reply"] == 2 and counts["byline"] == 1 and counts["cart"] == 0

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use thresher_core::document::{self, held_node_attributes, Document};
 use thresher_core::dom::{Dom, NodeId};
 use thresher_core::features::cetr::{self, Edges};
-use thresher_core::features::{candidates, context, neighbours, shallow, stage2, structure};
+use thresher_core::features::{candidates, context, cues, neighbours, shallow, stage2, structure};
 use thresher_core::{build, parse, Limits};
 
 mod budget;
@@ -462,6 +462,32 @@ fn text_copies<'py>(
     ))
 }
 
+/// Compiled page-type text cues (`thresher.features.pagetype.TEXT_CUES`): one pattern each,
+/// counted natively (`thresher_core::features::cues`).
+#[pyclass(frozen, module = "thresher._core")]
+struct TextCues {
+    cues: cues::TextCues,
+}
+
+#[pymethods]
+impl TextCues {
+    #[new]
+    fn new(patterns: Vec<String>) -> PyResult<Self> {
+        let cues = cues::TextCues::new(&patterns)
+            .map_err(|e| PyValueError::new_err(format!("a text cue the core cannot read: {e}")))?;
+        Ok(TextCues { cues })
+    }
+
+    /// Per pattern, its non-overlapping matches in ``text`` (Python's ``re.finditer`` count).
+    fn counts(&self, py: Python<'_>, text: &str) -> PyResult<Vec<u64>> {
+        budget::detach(py, || self.cues.counts(text))
+    }
+
+    fn __len__(&self) -> usize {
+        self.cues.len()
+    }
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     // The workspace version (Cargo.toml), which maturin also gives the wheel: read from here,
@@ -497,6 +523,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(kmeans_origin, module)?)?;
     module.add_function(wrap_pyfunction!(cetr_derivative, module)?)?;
     module.add_function(wrap_pyfunction!(text_copies, module)?)?;
+    module.add_class::<TextCues>()?;
     module.add("BLOCK_TAGS", document::BLOCK_TAGS.to_vec())?;
     module.add("HEADING_TAGS", document::HEADING_TAGS.to_vec())?;
     module.add("SKIPPED_TAGS", document::SKIPPED_TAGS.to_vec())?;

@@ -16,9 +16,11 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
+from .. import _core
 from .._lazy import LazyModule
 from ..document.blocks import Document
 from .head import page_types
@@ -77,22 +79,25 @@ _WORD = re.compile(r"[a-z0-9]+")
 _ANY_WORD = re.compile(r"[^\W_]+")
 _YEAR = re.compile(r"(?:^|/)(?:19|20)\d\d(?:/|$)")
 _NUMBER_SEGMENT = re.compile(r"(?:^|[/\-_.])\d{4,}(?:$|[/\-_.])")
-# Text cues, counted over the page's text (lower-cased).
+# Text cues, counted over the page's text (lower-cased) by the core (:func:`text_cue_counts`).
+# Each is a pattern that Python's ``re`` and the core's regex engine read alike
+# (``crates/core/src/features/cues.rs`` says where their classes differ). Python's whitespace is
+# spelled ``[\s\x1c-\x1f]``: the core's ``\s`` lacks those four separators.
 TEXT_CUES = (
-    ("price", re.compile(r"(?:[$€£¥₹]\s?\d|\d(?:[.,]\d\d)?\s?(?:€|eur|usd|gbp|kr|zł)\b)")),
-    ("cart", re.compile(r"\b(?:add to (?:cart|bag|basket)|buy now|in stock|out of stock|add to wishlist|"
-                        r"free shipping|sku)\b")),
-    ("reply", re.compile(r"\b(?:reply|replies|quote|posted|joined|member|members|moderator|views|"
-                         r"upvotes?|votes?|answered|asked|permalink|thread)\b")),
-    ("time_ago", re.compile(r"\b\d+\s+(?:minutes?|hours?|days?|weeks?|months?|years?)\s+ago\b")),
-    ("read_more", re.compile(r"\b(?:read more|continue reading|learn more|view all|see all|show more)\b")),
-    ("byline", re.compile(r"\b(?:by|written by|posted by|published|updated)\b")),
-    ("docs", re.compile(r"\b(?:parameters|returns|example|examples|syntax|install|installation|"
-                        r"configuration|deprecated|note|warning|arguments?)\b")),
-    ("service", re.compile(r"\b(?:contact us|get a quote|our services|our team|book (?:a|an|now)|"
-                           r"free consultation|call us|request a|get started|testimonials?)\b")),
-    ("date", re.compile(r"\b(?:19|20)\d\d[-/.]\d\d?[-/.]\d\d?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
-                        r"nov|dec)[a-z]*\.? \d\d?,? (?:19|20)\d\d\b")),
+    ("price", r"(?:[$€£¥₹][\s\x1c-\x1f]?\d|\d(?:[.,]\d\d)?[\s\x1c-\x1f]?(?:€|eur|usd|gbp|kr|zł)\b)"),
+    ("cart", r"\b(?:add to (?:cart|bag|basket)|buy now|in stock|out of stock|add to wishlist|"
+          r"free shipping|sku)\b"),
+    ("reply", r"\b(?:reply|replies|quote|posted|joined|member|members|moderator|views|"
+          r"upvotes?|votes?|answered|asked|permalink|thread)\b"),
+    ("time_ago", r"\b\d+[\s\x1c-\x1f]+(?:minutes?|hours?|days?|weeks?|months?|years?)[\s\x1c-\x1f]+ago\b"),
+    ("read_more", r"\b(?:read more|continue reading|learn more|view all|see all|show more)\b"),
+    ("byline", r"\b(?:by|written by|posted by|published|updated)\b"),
+    ("docs", r"\b(?:parameters|returns|example|examples|syntax|install|installation|"
+          r"configuration|deprecated|note|warning|arguments?)\b"),
+    ("service", r"\b(?:contact us|get a quote|our services|our team|book (?:a|an|now)|"
+          r"free consultation|call us|request a|get started|testimonials?)\b"),
+    ("date", r"\b(?:19|20)\d\d[-/.]\d\d?[-/.]\d\d?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+          r"nov|dec)[a-z]*\.? \d\d?,? (?:19|20)\d\d\b"),
 )
 # Groups of the flags above, each flag of a group read as one (a group is seen on more pages
 # than any of its members): (name, URL words, declared types, generators, id/class tokens).
@@ -181,14 +186,28 @@ def _token_counts(doc: Document) -> tuple[Counter, np.ndarray, np.ndarray, float
     """Elements per id/class token (lower-cased), each element's count of same siblings, its
     parent, and the share of elements hidden."""
     facts = tree_facts(doc)
-    values = Counter(v for v in facts.ids if v)
-    values.update(v for v in facts.classes if v)
+    # Elements per distinct id or class value: the slots number tokens_of's keys in order.
+    values = list(facts.tokens_of)
+    held = np.bincount(np.concatenate([facts.id_slot, facts.class_slot]), minlength=len(values))
     tokens: Counter = Counter()
-    for value, count in values.items():
-        for token in {t.lower() for t in facts.tokens_of.get(value) or ()}:
-            tokens[token] += count
+    for slot in np.flatnonzero(held).tolist():
+        value = values[slot]
+        if value:
+            count = int(held[slot])
+            for token in {t.lower() for t in facts.tokens_of[value]}:
+                tokens[token] += count
     hidden = float(np.mean(facts.hidden)) if len(facts.hidden) else 0.0
     return tokens, np.asarray(facts.same_sibling_count), np.asarray(facts.parents), hidden
+
+
+@lru_cache(maxsize=1)
+def _text_cues() -> _core.TextCues:
+    return _core.TextCues([pattern for _, pattern in TEXT_CUES])
+
+
+def text_cue_counts(text: str) -> list[int]:
+    """Per cue of :data:`TEXT_CUES`, its non-overlapping matches in ``text``."""
+    return _text_cues().counts(text)
 
 
 def _words(doc: Document, tokens: Counter, declared: set[str]) -> frozenset[str]:
@@ -263,8 +282,7 @@ def page_signals(doc: Document) -> PageSignals:
         f[f"group_type_{group}"] = float(len(declared & set(types.split())))
         f[f"group_generator_{group}"] = float(any(g in generator for g in generators.split()))
         f[f"group_cue_{group}"] = _log(sum(tokens.get(t, 0) for t in set(cues.split())))
-    for name, pattern in TEXT_CUES:
-        count = sum(1 for _ in pattern.finditer(text))
+    for (name, _), count in zip(TEXT_CUES, text_cue_counts(text)):
         f[f"text_{name}"] = _log(count)
         f[f"text_{name}_per_kword"] = count / kwords
     row = np.fromiter((f[name] for name in PAGE_FEATURES), np.float64, count=len(PAGE_FEATURES))

@@ -9,6 +9,7 @@ pub mod candidates;
 pub mod cetr;
 pub mod columns;
 pub mod context;
+pub mod cues;
 pub mod neighbours;
 pub mod overlap;
 pub mod page;
