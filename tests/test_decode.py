@@ -5,7 +5,10 @@ import codecs
 import random
 
 import pytest
+from hypothesis import given, strategies as st
 
+from thresher import _core
+from thresher.document.blocks import document_of
 from thresher.document.decode import Decoded, bomless_utf16, decode, normalize_encoding, sniff_binary
 from thresher.errors import InputError
 
@@ -305,3 +308,47 @@ def test_undeclared_cp1252_is_still_detected():
 def test_a_truncated_sequence_costs_one_character_per_byte():
     data = page("a" * 40, '<meta charset="utf-8">').encode("utf-8").replace(b"<body>", b"<body>\xe2\x80", 1)
     assert "<body>\u00e2\u20ac<p>" in decode(data).text
+
+
+# ----------------------------------------------------------------- strict UTF-8, read lazily
+
+@given(st.text())
+def test_the_core_reads_strict_utf8_as_python_does(text):
+    assert _core.utf8_facts(text.encode("utf-8")) == (len(text), text.isspace())
+
+
+@given(st.binary(max_size=64))
+def test_the_core_refuses_exactly_the_bytes_python_refuses(data):
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        assert _core.utf8_facts(data) is None
+    else:
+        assert _core.utf8_facts(data) == (len(text), text.isspace())
+
+
+def test_strict_utf8_keeps_its_bytes_and_decodes_them_when_read():
+    data = page(RUSSIAN).encode("utf-8")
+    result = decode(data)
+    assert (result.encoding, result.source, result.utf8) == ("utf-8", "utf-8", data)
+    assert result.text == data.decode("utf-8") and result.length == len(result.text)
+    assert not result.all_space
+    assert result == decode(data) and hash(result) == hash(decode(data))
+    with pytest.raises(AttributeError):
+        result.encoding = "latin-1"  # type: ignore[misc]
+
+
+def test_a_utf8_page_is_parsed_from_its_bytes_with_the_str_checks():
+    decoded = decode(page(JAPANESE).encode("utf-8"))
+    doc = document_of(decoded)
+    assert JAPANESE[:10] in " ".join(b.text for b in doc.blocks)
+    assert doc.source_length == len(decoded.text)
+    # Unicode white space only is an empty page, as a str of it is.
+    with pytest.raises(InputError, match="empty input"):
+        document_of(decode("\u3000\u00a0 \u2003".encode("utf-8")))
+    # An XML start is refused unless the page holds <html> or <body>, past the first bytes too.
+    feed = '<?xml version="1.0"?><rss version="2.0"><channel><title>Feed</title></channel></rss>'
+    with pytest.raises(InputError, match="XML document"):
+        document_of(decode(feed.encode("utf-8")))
+    late_html = "<svg><title>logo</title></svg>" + " " * 20000 + "<html><body><p>Text of the page.</p></body></html>"
+    assert "Text of the page." in [b.text for b in document_of(decode(late_html.encode("utf-8"))).blocks]

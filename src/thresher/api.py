@@ -13,7 +13,7 @@ from typing import Any
 
 from . import algorithms
 from .algorithms.base import Classification, Context
-from .document.blocks import Block, Document, build_document
+from .document.blocks import Block, Document, document_of
 from .document.budget import check as check_budget, time_budget
 from .document.decode import decode
 from .document.language import load_identifier, page_language
@@ -239,8 +239,8 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     decoded = decode(html, opts.content_type)
     check_budget()
     t1 = clock()
-    doc = build_document(decoded.text, url, encoding=decoded.encoding, utf8=decoded.utf8,
-                         attributes=attributes or metadata or chosen.needs_attributes or opts.needs_attributes)
+    doc = document_of(decoded, url,
+                      attributes=attributes or metadata or chosen.needs_attributes or opts.needs_attributes)
     if opts.prune:
         doc = prune_document(doc, opts.prune)
     check_budget()
@@ -248,7 +248,8 @@ def _extract_result(html: bytes | str, url: str | None, opts: Options, metadata:
     wants_language = metadata or chosen.needs_language or bool(opts.target_language)
     lang = page_language(doc, opts.language) if wants_language else (opts.language or "")
     classification = chosen.run(doc, tuned_params(chosen, opts),
-                                Context(language=lang, model=opts.model, source=decoded.text, explain=explain))
+                                Context(language=lang, model=opts.model, explain=explain,
+                                        source=decoded.text if chosen.needs_source else None))
     sections = comment_sections(doc)
     in_section = blocks_with(sections, SECTION)
     kept = classification.labels
@@ -292,7 +293,7 @@ def page_type(html: bytes | str, url: str | None = None, *,
     :class:`thresher.errors.InputError` for input that is not a page."""
     _check_url(url)
     decoded = decode(html, content_type)
-    doc = build_document(decoded.text, url, encoding=decoded.encoding, utf8=decoded.utf8)
+    doc = document_of(decoded, url)
     from .inference.pagetype import page_type_probabilities, predicted_type
 
     probabilities = page_type_probabilities(doc)

@@ -12,6 +12,16 @@ pub fn is_all_space(text: &str) -> bool {
     !text.is_empty() && text.chars().all(is_space)
 }
 
+/// `bytes` read as strict UTF-8 (what Python's `bytes.decode("utf-8")` accepts): its count of
+/// characters and whether it is non-empty and all white space (`str.isspace()`); None when
+/// it is not valid UTF-8.
+pub fn utf8_facts(bytes: &[u8]) -> Option<(usize, bool)> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    // A character begins at every byte that is not a continuation byte (0b10xxxxxx).
+    let chars = bytes.iter().filter(|&&b| (b as i8) >= -0x40).count();
+    Some((chars, is_all_space(text)))
+}
+
 /// Whether an ASCII byte is white space to Python (`\x1c` to `\x1f` included).
 fn is_ascii_space(byte: u8) -> bool {
     matches!(
@@ -194,6 +204,20 @@ pub fn json_nesting_depth(raw: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf8_facts_count_characters_and_read_space_as_python_does() {
+        assert_eq!(utf8_facts("aé中😀".as_bytes()), Some((4, false)));
+        assert_eq!(
+            utf8_facts("\u{a0}\u{1c}\u{3000} ".as_bytes()),
+            Some((4, true))
+        );
+        assert_eq!(utf8_facts(b""), Some((0, false)));
+        // Invalid: a lone continuation byte, an encoded surrogate, an overlong encoding.
+        for bad in [&b"a\x80"[..], b"\xed\xa0\x80", b"\xc0\xaf"] {
+            assert_eq!(utf8_facts(bad), None);
+        }
+    }
 
     #[test]
     fn json_depth_skips_strings_and_unclosed_ones() {

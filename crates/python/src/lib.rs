@@ -462,6 +462,13 @@ fn text_copies<'py>(
     ))
 }
 
+/// ``data`` read as strict UTF-8 (``bytes.decode("utf-8")``): its character count and whether
+/// it is all white space (``str.isspace()``); None when it is not valid UTF-8.
+#[pyfunction]
+fn utf8_facts(py: Python<'_>, data: &[u8]) -> PyResult<Option<(usize, bool)>> {
+    budget::detach(py, || thresher_core::text::utf8_facts(data))
+}
+
 /// Compiled page-type text cues (`thresher.features.pagetype.TEXT_CUES`): one pattern each,
 /// counted natively (`thresher_core::features::cues`).
 #[pyclass(frozen, module = "thresher._core")]
@@ -524,6 +531,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(cetr_derivative, module)?)?;
     module.add_function(wrap_pyfunction!(text_copies, module)?)?;
     module.add_class::<TextCues>()?;
+    module.add_function(wrap_pyfunction!(utf8_facts, module)?)?;
     module.add("BLOCK_TAGS", document::BLOCK_TAGS.to_vec())?;
     module.add("HEADING_TAGS", document::HEADING_TAGS.to_vec())?;
     module.add("SKIPPED_TAGS", document::SKIPPED_TAGS.to_vec())?;

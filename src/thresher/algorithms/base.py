@@ -73,6 +73,7 @@ class Algorithm:
     run_fn: Runner = field(repr=False)
     needs_language: bool = True  # False: the caller may skip language identification
     needs_attributes: bool = True  # False: it never reads element attributes (ids, classes, ...)
+    needs_source: bool = False  # True: it reads the decoded page source (``Context.source``)
 
     def run(self, doc: Document, params: Any = None, context: Context = Context()) -> Classification:
         params = self.params_type() if params is None else params

@@ -120,6 +120,6 @@ def run(doc: Document, p: Params, context: Context) -> Classification:
 
 
 ALGORITHM = Algorithm(
-    name="cetr", params_type=Params, run_fn=run, needs_language=False, needs_attributes=False,
+    name="cetr", params_type=Params, run_fn=run, needs_language=False, needs_attributes=False, needs_source=True,
     summary="CETR: per-line text-to-tag ratios, smoothed, clustered with their derivative by k-means around the origin",
     source="Weninger, Hsu and Han, CETR: Content Extraction via Tag Ratios (WWW 2010)")

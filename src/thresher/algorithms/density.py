@@ -230,10 +230,10 @@ SOURCE = ("Sujit Pal, Extracting Useful Text from HTML (2009), after The Easy Wa
 
 ALGORITHMS = (
     Algorithm(
-        name="density", params_type=Params, run_fn=run_density, source=SOURCE, needs_language=False,
+        name="density", params_type=Params, run_fn=run_density, source=SOURCE, needs_language=False, needs_source=True,
         summary="text density per block (or source line): drop short chunks, keep those denser than 0.5 - stddev"),
     Algorithm(
         name="density+classifier", params_type=ClassifierParams, run_fn=run_classifier, source=SOURCE,
-        needs_language=False,
+        needs_language=False, needs_source=True,
         summary="density filter, then a character 6-gram language model per class keeps the content chunks"),
 )

@@ -27,10 +27,12 @@ from .._lazy import cached_property
 from ..errors import InputError
 from . import jsonld
 from .budget import check as check_budget
-from .parse import ParseLimits, xml_root
+from .parse import ParseLimits, xml_root, xml_root_of_utf8
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .decode import Decoded
 
 # The walk's tag classes, as the core defines them (crates/core/src/document.rs): elements that
 # start and end a block, headings, and elements whose content is never page text (scripts, the
@@ -461,6 +463,24 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     except UnicodeEncodeError:
         html = re.sub(_SURROGATE, "\ufffd", html)  # one replacement character for each
         raw = _parse_and_walk(html, limits, attributes)
+    return _document(raw, url, encoding, len(html))
+
+
+def document_of(decoded: Decoded, url: str | None = None, *, limits: ParseLimits = ParseLimits(),
+                attributes: bool = True) -> Document:
+    """:func:`build_document` of a decoded page. A page of strict UTF-8 is parsed from its bytes
+    and never made a ``str`` here: only an XML-like start makes it read the whole text."""
+    if decoded.utf8 is None:
+        return build_document(decoded.text, url, encoding=decoded.encoding, limits=limits, attributes=attributes)
+    if not decoded.length or decoded.all_space:
+        raise InputError("empty input")
+    root = xml_root_of_utf8(decoded.utf8, lambda: decoded.text)
+    if root is not None:
+        raise InputError(f"an XML document (<{root}>), not an HTML page")
+    return _document(_parse_and_walk(decoded.utf8, limits, attributes), url, decoded.encoding, decoded.length)
+
+
+def _document(raw: _core.DocumentColumns, url: str | None, encoding: str, source_length: int) -> Document:
     check_budget()
     tags = tuple(raw["tags"])
     if not tags:
@@ -470,4 +490,4 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     return Document(
         elements=elements, blocks=PageBlocks(raw["page"]),
         title=raw["title"], lang=lang, url=url, meta=tuple(raw["meta"]), json_ld=tuple(raw["json_ld"]),
-        encoding=encoding, source_length=len(html), skipped=frozenset(raw["skipped"]))
+        encoding=encoding, source_length=source_length, skipped=frozenset(raw["skipped"]))

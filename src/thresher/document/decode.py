@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .. import _core
 from ..errors import InputError
 from .encoding_labels import codec_for_label
 
@@ -66,14 +67,61 @@ _BINARY_TABLE = bytes.maketrans(b"", b"")
 _ESCAPED = "[\udc80-\udcff]+"
 
 
-@dataclass(frozen=True)
 class Decoded:
-    """Text of a page and how it was obtained."""
+    """Text of a page and how it was obtained; immutable.
 
-    text: str
+    ``source``: "str", "bom", "zeros" (UTF-16 without a BOM), "http", "meta", "utf-8" or
+    "detected". ``utf8``: the input itself when it is exactly ``text`` in UTF-8 (strictly
+    decoded). Such a page is decoded only when ``text`` is first read: the core parses the
+    bytes, and the common extraction never reads the ``str``. ``length`` is ``len(text)``
+    and ``all_space`` is ``text.isspace()``, known without it."""
+
+    __slots__ = ("_text", "all_space", "encoding", "length", "source", "utf8")
+    _text: str | None
     encoding: str
-    source: str  # "str", "bom", "zeros" (UTF-16 without a BOM), "http", "meta", "utf-8", "detected"
-    utf8: bytes | None = None  # the input itself when it is exactly ``text`` in UTF-8 (strictly decoded)
+    source: str
+    utf8: bytes | None
+    length: int
+    all_space: bool
+
+    def __init__(self, text: str, encoding: str, source: str, utf8: bytes | None = None) -> None:
+        self._set(text, encoding, source, utf8, len(text), text.isspace())
+
+    @classmethod
+    def of_utf8(cls, data: bytes, source: str, length: int, all_space: bool) -> Decoded:
+        """Strict UTF-8 ``data`` of ``length`` characters, decoded when ``text`` is first read."""
+        decoded = cls.__new__(cls)
+        decoded._set(None, "utf-8", source, data, length, all_space)
+        return decoded
+
+    def _set(self, text: str | None, encoding: str, source: str, utf8: bytes | None, length: int,
+             all_space: bool) -> None:
+        for name, value in (("_text", text), ("encoding", encoding), ("source", source), ("utf8", utf8),
+                            ("length", length), ("all_space", all_space)):
+            object.__setattr__(self, name, value)
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text is None:  # strict UTF-8 bytes (``of_utf8``): decoding cannot fail
+            text = (self.utf8 or b"").decode("utf-8")
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Decoded is immutable: cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Decoded):
+            return NotImplemented
+        return (self.encoding, self.source, self.utf8, self.text) == \
+            (other.encoding, other.source, other.utf8, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.encoding, self.source, self.text))
+
+    def __repr__(self) -> str:
+        return f"Decoded(encoding={self.encoding!r}, source={self.source!r}, length={self.length})"
 
 
 @dataclass(frozen=True)
@@ -249,10 +297,11 @@ def mostly_utf8(counts: Utf8Counts, declared: bool, params: Utf8Params = Utf8Par
 
 
 def _utf8(data: bytes, source: str, declared: bool) -> Decoded | None:
-    """``data`` as UTF-8 (strict, else repaired when :func:`mostly_utf8`), or None."""
-    text = _try(data, "utf-8")
-    if text is not None:
-        return Decoded(text, "utf-8", source, data)
+    """``data`` as UTF-8 (strict, decoded when first read; else repaired when
+    :func:`mostly_utf8`), or None."""
+    facts = _core.utf8_facts(data)
+    if facts is not None:
+        return Decoded.of_utf8(data, source, *facts)
     escaped, counts = utf8_reading(data)
     if not mostly_utf8(counts, declared):
         return None

@@ -19,6 +19,7 @@ patterns would make a standard parser slow or lossy; the core keeps each linear:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 VOID_TAGS = frozenset(
@@ -63,3 +64,12 @@ def xml_root(text: str) -> str | None:
     if match is None or match.group(1).lower() not in XML_ROOTS:
         return None
     return None if re.search(_HTML_ROOT, text) else match.group(1)
+
+
+def xml_root_of_utf8(data: bytes, text: Callable[[], str]) -> str | None:
+    """:func:`xml_root` of strict UTF-8 ``data`` whose decoded text ``text()`` gives, read only
+    when the start looks like XML: the first element lies in the first ``_SNIFF`` characters,
+    at most 4 bytes each, and the start holding ``<html>`` or ``<body>`` settles it too."""
+    if xml_root(data[:4 * _SNIFF].decode("utf-8", "ignore")) is None:
+        return None
+    return xml_root(text())

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..document.blocks import build_document
+from ..document.blocks import document_of
 from ..document.decode import decode
 from ..errors import InputError
 from ..features.pagetype import PAGE_FEATURES, PageSignals, page_signals
@@ -59,7 +59,7 @@ def labelled_pages(dataset_dirs: Sequence[str | Path], log: Callable[[str], None
     for page_id, html, url, _, kind in iter_labelled(dataset_dirs):
         try:
             decoded = decode(html)
-            doc = build_document(decoded.text, url or None, encoding=decoded.encoding, utf8=decoded.utf8)
+            doc = document_of(decoded, url or None)
         except InputError:
             skipped += 1
             continue
