@@ -32,7 +32,8 @@ format, read with `allow_pickle=False` and checked on load), both fed by one fun
 2. a multiclass gradient-boosted tree ensemble (LightGBM, walked by the native core) over page-level
    features (block counts and lengths, link density, headings, sibling repetition, hidden elements,
    element tags, id/class cue words, JSON-LD and OpenGraph types, the `generator` meta tag, URL path
-   words, and text cues such as prices, "add to cart", replies and "3 days ago"), plus the first
+   words, and text cues such as prices, "add to cart", replies and "3 days ago", counted by the core's
+   `regex` crate), plus the first
    stage's log-probabilities (out-of-fold on the training pages).
 
 Rebuild it with `thresher train /path/to/wcxb-dev -a page-type -o src/thresher/models/pagetype.npz`
