@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import html
 
+import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 from thresher.document import identifier
 from thresher.document.blocks import build_document
@@ -118,7 +120,7 @@ def test_the_copy_is_made_once_and_decides_as_py3langid_does(tmp_path, monkeypat
     read = identifier.load_identifier()
     assert {path.name: path.stat().st_mtime_ns for path in next(tmp_path.iterdir()).iterdir()} == written
     for ident in (made, read):
-        assert ident.tk_nextmove == reference.tk_nextmove and ident.tk_output == reference.tk_output
+        assert np.array_equal(ident.tk_nextmove, reference.tk_nextmove) and ident.tk_output == reference.tk_output
         assert [ident.classify(text) for text in SAMPLES] == [reference.classify(text) for text in SAMPLES]
 
 
@@ -189,3 +191,26 @@ def test_one_stop_list_is_read_from_the_data_file_alone(monkeypatch):
     assert language._stop_list("af") == ["en", "ek"]
     assert language._stop_list("xx") == ["whole", "file"]
     assert language._stop_list("zz") == [] and language._stop_list("") == []
+
+
+@pytest.fixture(scope="module")
+def walked(reference):
+    """The identifier whose walk runs in the core, over py3langid's own tables."""
+    from py3langid.langid import MODEL_FILE
+
+    return identifier.walked_identifier_type().from_model_file(MODEL_FILE, norm_probs=False)
+
+
+@given(st.one_of(st.binary(max_size=300), st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass"))))
+def test_the_core_walks_the_tokenizer_as_py3langid_does(walked, reference, data):
+    from py3langid.langid import visit_counts
+
+    features, counts = walked._automaton.visits(data)
+    expected = visit_counts(reference.tk_nextmove, reference._rowbase, reference.tk_output, data)
+    assert list(zip(features, counts)) == (list(expected.items()) if expected else [])
+
+
+def test_the_walked_identifier_scores_as_py3langid_does_bit_for_bit(walked, reference):
+    for text in (*SAMPLES, EN * 5, DE * 5):
+        assert np.array_equal(walked._decide(text), reference._decide(text))
+        assert walked.classify(text) == reference.classify(text)

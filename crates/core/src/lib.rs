@@ -3,6 +3,7 @@
 //!
 //! Nothing here knows Python; `crates/python` exposes it as `thresher._core`.
 
+pub mod automaton;
 pub mod budget;
 pub mod comments;
 pub mod document;

@@ -23,7 +23,7 @@ use thresher_core::document::{self, held_node_attributes, Document};
 use thresher_core::dom::{Dom, NodeId};
 use thresher_core::features::cetr::{self, Edges};
 use thresher_core::features::{candidates, context, cues, neighbours, shallow, stage2, structure};
-use thresher_core::{build, parse, Limits};
+use thresher_core::{automaton, build, parse, Limits};
 
 mod budget;
 mod learned;
@@ -469,6 +469,33 @@ fn utf8_facts(py: Python<'_>, data: &[u8]) -> PyResult<Option<(usize, bool)>> {
     budget::detach(py, || thresher_core::text::utf8_facts(data))
 }
 
+/// langid.py's byte automaton (py3langid's tokenizer tables): ``visits(text)`` gives what its
+/// ``visit_counts`` counts (``thresher_core::automaton``).
+#[pyclass(frozen, module = "thresher._core")]
+struct ByteAutomaton {
+    automaton: automaton::ByteAutomaton,
+}
+
+#[pymethods]
+impl ByteAutomaton {
+    #[new]
+    fn new(
+        next: PyReadonlyArray1<'_, u32>,
+        row: PyReadonlyArray1<'_, u64>,
+        output: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<Self> {
+        let automaton =
+            automaton::ByteAutomaton::new(next.to_vec()?, row.as_slice()?, output.to_vec()?)
+                .map_err(PyValueError::new_err)?;
+        Ok(ByteAutomaton { automaton })
+    }
+
+    /// The features ``text`` passes, in the order first passed, and their counts.
+    fn visits(&self, py: Python<'_>, text: &[u8]) -> PyResult<(Vec<u64>, Vec<u64>)> {
+        budget::detach(py, || self.automaton.visits(text))
+    }
+}
+
 /// Compiled page-type text cues (`thresher.features.pagetype.TEXT_CUES`): one pattern each,
 /// counted natively (`thresher_core::features::cues`).
 #[pyclass(frozen, module = "thresher._core")]
@@ -531,6 +558,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(cetr_derivative, module)?)?;
     module.add_function(wrap_pyfunction!(text_copies, module)?)?;
     module.add_class::<TextCues>()?;
+    module.add_class::<ByteAutomaton>()?;
     module.add_function(wrap_pyfunction!(utf8_facts, module)?)?;
     module.add("BLOCK_TAGS", document::BLOCK_TAGS.to_vec())?;
     module.add("HEADING_TAGS", document::HEADING_TAGS.to_vec())?;

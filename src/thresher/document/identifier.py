@@ -18,6 +18,7 @@ import os
 import shutil
 import tempfile
 from array import array
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,12 @@ def cache_root() -> Path | None:
 
 def load_identifier() -> Any:
     """py3langid's identifier (raw scores, as py3langid's ``classify`` uses it), from the
-    uncompressed copy when there is one or one can be made, else from py3langid's own file."""
+    uncompressed copy when there is one or one can be made, else from py3langid's own file;
+    its tokenizer walk runs in the core (:func:`walked_identifier_type`)."""
     import py3langid
-    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+    from py3langid.langid import MODEL_DIR, MODEL_FILE
 
+    identifier_type = walked_identifier_type()
     source = Path(MODEL_DIR) / MODEL_FILE
     copy = _copy_dir(source, str(getattr(py3langid, "__version__", "unknown")))
     if copy is not None:
@@ -51,10 +54,39 @@ def load_identifier() -> Any:
             if not copy.is_dir():
                 _write_copy(source, copy)
             arrays, keywords = _read_copy(copy)
-            return LanguageIdentifier(*arrays, norm_probs=False, **keywords)
+            return identifier_type(*arrays, norm_probs=False, **keywords)
         except (OSError, ValueError, TypeError, KeyError):  # unwritable, damaged, or another layout
             pass
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
+    return identifier_type.from_model_file(MODEL_FILE, norm_probs=False)
+
+
+@lru_cache(maxsize=1)
+def walked_identifier_type() -> Any:
+    """py3langid's ``LanguageIdentifier`` whose tokenizer walk (its ``visit_counts``, a Python
+    loop over every byte of the sample) runs in the core's :class:`~thresher._core.ByteAutomaton`
+    over the same tables. The features come in the order first passed with their counts, as
+    ``visit_counts``' Counter holds them, and py3langid scores them: the same scores, bit for bit."""
+    import numpy as np
+    from py3langid.langid import LanguageIdentifier
+
+    from .. import _core
+
+    class WalkedIdentifier(LanguageIdentifier):
+        __slots__ = ("_automaton",)
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._automaton = _core.ByteAutomaton(np.asarray(self.tk_nextmove, np.uint32),
+                                                  np.asarray(self.tk_row, np.uint64),
+                                                  np.asarray(self.tk_output, np.int64))
+
+        def _raw_score(self, text: bytes) -> Any:
+            features, counts = self._automaton.visits(text)
+            if not features:  # py3langid's score of a text without features
+                return super()._raw_score(b"")
+            return self._sparse_score(dict(zip(features, counts)), self.nb_ptc)
+
+    return WalkedIdentifier
 
 
 def _copy_dir(source: Path, version: str) -> Path | None:
@@ -108,8 +140,8 @@ def _write_copy(source: Path, target: Path) -> None:
 
 def _read_copy(copy: Path) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """``LanguageIdentifier``'s arguments from the copy, checked against each other: the
-    transition table is copied into memory (the walk reads it entry by entry), the word-class
-    table is mapped (a page reads a few hundred of its rows)."""
+    transition table and the word-class table are mapped (the core's automaton copies the
+    first; a page reads a few hundred rows of the second)."""
     import numpy as np
 
     def npy(name: str, mmap: bool = False) -> np.ndarray:
@@ -124,11 +156,9 @@ def _read_copy(copy: Path) -> tuple[tuple[Any, ...], dict[str, Any]]:
             and int(rows.max()) < nextmove.size // 256 and int(nextmove.max()) < states
             and int(out.max()) < ptc.shape[0] and all(isinstance(c, str) for c in classes)):
         raise ValueError(f"{copy}: the model copy's arrays do not fit together")
-    transitions = _unsigned(nextmove)
-    transitions.frombytes(np.ascontiguousarray(nextmove).data.cast("B"))
     row_of_state = _unsigned(rows)
     row_of_state.frombytes(np.ascontiguousarray(rows).data.cast("B"))
-    return (ptc, pc, classes, transitions, out.tolist()), {"tk_row": row_of_state}
+    return (ptc, pc, classes, nextmove, out.tolist()), {"tk_row": row_of_state}
 
 
 def _unsigned(values: Any) -> array:
