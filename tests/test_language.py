@@ -120,7 +120,7 @@ def test_the_copy_is_made_once_and_decides_as_py3langid_does(tmp_path, monkeypat
     read = identifier.load_identifier()
     assert {path.name: path.stat().st_mtime_ns for path in next(tmp_path.iterdir()).iterdir()} == written
     for ident in (made, read):
-        assert np.array_equal(ident.tk_nextmove, reference.tk_nextmove) and ident.tk_output == reference.tk_output
+        assert ident.tk_output == reference.tk_output and list(ident.tk_row) == list(reference.tk_row)
         assert [ident.classify(text) for text in SAMPLES] == [reference.classify(text) for text in SAMPLES]
 
 
@@ -207,6 +207,8 @@ def test_the_core_walks_the_tokenizer_as_py3langid_does(walked, reference, data)
 
     features, counts = walked._automaton.visits(data)
     expected = visit_counts(reference.tk_nextmove, reference._rowbase, reference.tk_output, data)
+    # The walk keeps the transition table in the core alone.
+    assert len(walked.tk_nextmove) == 0
     assert list(zip(features, counts)) == (list(expected.items()) if expected else [])
 
 

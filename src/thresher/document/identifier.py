@@ -74,15 +74,16 @@ def walked_identifier_type() -> Any:
     class WalkedIdentifier(LanguageIdentifier):
         __slots__ = ("_automaton",)
 
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._automaton = _core.ByteAutomaton(np.asarray(self.tk_nextmove, np.uint32),
-                                                  np.asarray(self.tk_row, np.uint64),
-                                                  np.asarray(self.tk_output, np.int64))
+        def __init__(self, nb_ptc: Any, nb_pc: Any, nb_classes: Any, tk_nextmove: Any, tk_output: Any,
+                     *args: Any, tk_row: Any, **kwargs: Any) -> None:
+            self._automaton = _core.ByteAutomaton(np.asarray(tk_nextmove, np.uint32), np.asarray(tk_row, np.uint64),
+                                                  np.asarray(tk_output, np.int64))
+            # The transition table lives in the automaton alone (py3langid's walk is never run).
+            super().__init__(nb_ptc, nb_pc, nb_classes, (), tk_output, *args, tk_row=tk_row, **kwargs)
 
         def _raw_score(self, text: bytes) -> Any:
             features, counts = self._automaton.visits(text)
-            if not features:  # py3langid's score of a text without features
+            if not features:  # py3langid's score of a text without features (an empty walk)
                 return super()._raw_score(b"")
             return self._sparse_score(dict(zip(features, counts)), self.nb_ptc)
 
