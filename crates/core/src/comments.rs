@@ -311,7 +311,18 @@ fn is_marker_text(text: &str, params: &SectionParams) -> bool {
     }
     let bare = text
         .trim_matches(|c: char| is_space(c) || c.is_ascii_punctuation() || c == '↵' || c == '→');
-    !bare.is_empty() && bare.len() <= 40 && params.marker_texts.contains(&bare.to_lowercase())
+    if bare.is_empty() || bare.len() > 40 {
+        return false;
+    }
+    if !bare.is_ascii() {
+        return params.marker_texts.contains(&bare.to_lowercase());
+    }
+    // ASCII lower-cases byte by byte (what `to_lowercase` does to it), here without allocating.
+    let mut lower = [0u8; 40];
+    let lower = &mut lower[..bare.len()];
+    lower.copy_from_slice(bare.as_bytes());
+    lower.make_ascii_lowercase();
+    std::str::from_utf8(lower).is_ok_and(|lower| params.marker_texts.contains(lower))
 }
 
 /// Per block: [`NAMED`], [`SECTION`] and [`ENTRY`] bits (see the module docs). `named`: per
@@ -590,6 +601,27 @@ mod tests {
             other_words: set(&["review", "reviews"]),
             max_entry_chars: 5000,
             max_link_share: 0.8,
+        }
+    }
+
+    #[test]
+    fn marker_texts_match_in_any_case_bare_of_punctuation() {
+        let p = SectionParams {
+            marker_texts: set(&["reply", "permalink", "répondre"]),
+            ..params()
+        };
+        for text in ["Reply", " REPLY ↵", "[permalink]", "→ Répondre", "RÉPONDRE"] {
+            assert!(is_marker_text(text, &p), "{text:?}");
+        }
+        for text in [
+            "",
+            "...",
+            "Reply all",
+            "replying",
+            &"x".repeat(41),
+            &"reply ".repeat(11),
+        ] {
+            assert!(!is_marker_text(text, &p), "{text:?}");
         }
     }
 
