@@ -36,6 +36,7 @@ use crate::document::{held_attributes, Document};
 use crate::dom::{attr_value, Dom, NONE};
 use crate::hash::{HashMap, HashSet};
 use crate::text::{is_space, words};
+use memchr::memmem;
 
 /// Block bit: inside an element whose id or class names a comment section.
 pub const NAMED: u8 = 1;
@@ -94,8 +95,36 @@ const OTHER: u16 = 512;
 /// Signals only comments carry (an author and a date are on every blog teaser).
 const SPECIFIC: u16 = MARKER | AVATAR | ITEMTYPE | NAMED_HERE;
 
+/// The detector's parameters with searchers for the avatar parts, built once per page: a part
+/// is found in a text exactly when `str::contains` finds it.
+struct Lexicon<'p> {
+    params: &'p SectionParams,
+    avatar: Vec<memmem::Finder<'p>>,
+}
+
+impl<'p> Lexicon<'p> {
+    fn new(params: &'p SectionParams) -> Self {
+        Lexicon {
+            params,
+            avatar: params
+                .avatar_parts
+                .iter()
+                .map(|part| memmem::Finder::new(part.as_bytes()))
+                .collect(),
+        }
+    }
+
+    /// Whether `text` holds one of the avatar parts.
+    fn avatar_in(&self, text: &str) -> bool {
+        self.avatar
+            .iter()
+            .any(|part| part.find(text.as_bytes()).is_some())
+    }
+}
+
 /// The signals an element's class, id and itemprop words carry.
-fn word_signals(value: &str, params: &SectionParams) -> u16 {
+fn word_signals(value: &str, lexicon: &Lexicon<'_>) -> u16 {
+    let params = lexicon.params;
     let mut bits = 0;
     for token in value.split(is_space).filter(|t| !t.is_empty()) {
         let token = token.to_lowercase();
@@ -116,11 +145,7 @@ fn word_signals(value: &str, params: &SectionParams) -> u16 {
                 bits |= NOT_ENTRY | OTHER;
             }
         }
-        if params
-            .avatar_parts
-            .iter()
-            .any(|part| token.contains(part.as_str()))
-        {
+        if lexicon.avatar_in(&token) {
             bits |= AVATAR;
         }
     }
@@ -205,7 +230,7 @@ fn own_signals<'a>(
     i: usize,
     attributes: bool,
     named: bool,
-    params: &SectionParams,
+    lexicon: &Lexicon<'_>,
     memo: &mut HashMap<&'a str, u16>,
 ) -> u16 {
     let node = doc.nodes[i];
@@ -229,7 +254,7 @@ fn own_signals<'a>(
                 bits |= match memo.get(value) {
                     Some(&known) => known,
                     None => {
-                        let found = word_signals(value, params);
+                        let found = word_signals(value, lexicon);
                         memo.insert(value, found);
                         found
                     }
@@ -263,11 +288,7 @@ fn own_signals<'a>(
     if tag == "img" {
         let src = attr_value(attrs, "src").unwrap_or("").to_ascii_lowercase();
         let alt = attr_value(attrs, "alt").unwrap_or("").to_ascii_lowercase();
-        if params
-            .avatar_parts
-            .iter()
-            .any(|part| src.contains(part.as_str()) || alt.contains(part.as_str()))
-        {
+        if lexicon.avatar_in(&src) || lexicon.avatar_in(&alt) {
             bits |= AVATAR;
         }
     }
@@ -311,7 +332,18 @@ fn is_marker_text(text: &str, params: &SectionParams) -> bool {
     }
     let bare = text
         .trim_matches(|c: char| is_space(c) || c.is_ascii_punctuation() || c == '↵' || c == '→');
-    !bare.is_empty() && bare.len() <= 40 && params.marker_texts.contains(&bare.to_lowercase())
+    if bare.is_empty() || bare.len() > 40 {
+        return false;
+    }
+    if !bare.is_ascii() {
+        return params.marker_texts.contains(&bare.to_lowercase());
+    }
+    // ASCII lower-cases byte by byte (what `to_lowercase` does to it), here without allocating.
+    let mut lower = [0u8; 40];
+    let lower = &mut lower[..bare.len()];
+    lower.copy_from_slice(bare.as_bytes());
+    lower.make_ascii_lowercase();
+    std::str::from_utf8(lower).is_ok_and(|lower| params.marker_texts.contains(lower))
 }
 
 /// Per block: [`NAMED`], [`SECTION`] and [`ENTRY`] bits (see the module docs). `named`: per
@@ -340,12 +372,13 @@ pub fn comment_blocks(
     };
     // Own signals: attributes, then the texts of spans and blocks.
     let mut memo = HashMap::default();
+    let lexicon = Lexicon::new(params);
     let mut own = Vec::with_capacity(n);
     for i in 0..n {
         crate::budget::check();
         let named_here = named[i] && !parent(i).is_some_and(|p| named[p]);
         own.push(own_signals(
-            dom, doc, i, attributes, named_here, params, &mut memo,
+            dom, doc, i, attributes, named_here, &lexicon, &mut memo,
         ));
     }
     // Per block: a link of several words to another page, most of its text (a headline).
@@ -590,6 +623,50 @@ mod tests {
             other_words: set(&["review", "reviews"]),
             max_entry_chars: 5000,
             max_link_share: 0.8,
+        }
+    }
+
+    #[test]
+    fn avatar_parts_are_found_as_contains_finds_them() {
+        let plain = params();
+        let mut p = params();
+        p.avatar_parts.push(String::new());
+        let lexicon = Lexicon::new(&plain);
+        let with_empty = Lexicon::new(&p);
+        let texts = [
+            "",
+            "avatar",
+            "user-gravatar-32",
+            "avatars",
+            "ava",
+            "photo",
+            "été-avatar",
+        ];
+        for text in texts {
+            let contains = plain.avatar_parts.iter().any(|a| text.contains(a.as_str()));
+            assert_eq!(lexicon.avatar_in(text), contains, "{text:?}");
+            assert!(with_empty.avatar_in(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn marker_texts_match_in_any_case_bare_of_punctuation() {
+        let p = SectionParams {
+            marker_texts: set(&["reply", "permalink", "répondre"]),
+            ..params()
+        };
+        for text in ["Reply", " REPLY ↵", "[permalink]", "→ Répondre", "RÉPONDRE"] {
+            assert!(is_marker_text(text, &p), "{text:?}");
+        }
+        for text in [
+            "",
+            "...",
+            "Reply all",
+            "replying",
+            &"x".repeat(41),
+            &"reply ".repeat(11),
+        ] {
+            assert!(!is_marker_text(text, &p), "{text:?}");
         }
     }
 

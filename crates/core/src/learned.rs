@@ -860,22 +860,20 @@ impl Features {
         span: Range<usize>,
         rows: Option<&[usize]>,
         context: &[f32],
-        token_slots: &HashMap<u32, Vec<usize>>,
+        token_slots: &TokenSlots,
         lanes: bool,
         out: &mut Vec<f32>,
     ) {
         let width = reads.len().max(1);
         // Row k of a group, column j, is at `place[k] + j * column` in the group's values.
         let column = if lanes { LANES } else { 1 };
-        let place: Vec<usize> = (0..ROW_GROUP)
-            .map(|k| {
-                if lanes {
-                    (k / LANES) * width * LANES + k % LANES
-                } else {
-                    k * width
-                }
-            })
-            .collect();
+        let place: [usize; ROW_GROUP] = std::array::from_fn(|k| {
+            if lanes {
+                (k / LANES) * width * LANES + k % LANES
+            } else {
+                k * width
+            }
+        });
         let blocks: Vec<usize> = span.map(|k| rows.map_or(k, |r| r[k])).collect();
         let padded = if lanes {
             blocks.len().div_ceil(LANES) * LANES
@@ -920,14 +918,22 @@ impl Features {
                     Source::Token(_) => continue, // set from the bags below
                 }
                 let at = j * column;
-                for (&v, &p) in values.iter().zip(&place) {
-                    out[p + at] = v;
+                if lanes {
+                    // A lane group's values of one column are one run of LANES.
+                    for (k, run) in values.chunks(LANES).enumerate() {
+                        let from = k * width * LANES + at;
+                        out[from..from + run.len()].copy_from_slice(run);
+                    }
+                } else {
+                    for (&v, &p) in values.iter().zip(&place) {
+                        out[p + at] = v;
+                    }
                 }
             }
             if !token_slots.is_empty() {
                 for (&b, &p) in group.iter().zip(&place) {
                     for &t in &indices[offsets[b] as usize..offsets[b + 1] as usize] {
-                        for &j in token_slots.get(&(t as u32)).map_or(&[][..], Vec::as_slice) {
+                        for &j in token_slots.get(t as usize).map_or(&[][..], Vec::as_slice) {
                             out[p + j * column] = 1.0;
                         }
                     }
@@ -937,12 +943,20 @@ impl Features {
     }
 }
 
-/// Token t of the trees' list -> the columns of `reads` that read it.
-fn token_slots(reads: &[Source]) -> HashMap<u32, Vec<usize>> {
-    let mut slots: HashMap<u32, Vec<usize>> = HashMap::new();
+/// Per token t of the trees' list (slot t), the columns of `reads` that read it; empty when
+/// no column reads a token.
+type TokenSlots = Vec<Vec<usize>>;
+
+/// [`TokenSlots`] of `reads`.
+fn token_slots(reads: &[Source]) -> TokenSlots {
+    let mut slots: TokenSlots = Vec::new();
     for (j, source) in reads.iter().enumerate() {
         if let Source::Token(t) = *source {
-            slots.entry(t).or_default().push(j);
+            let t = t as usize;
+            if slots.len() <= t {
+                slots.resize(t + 1, Vec::new());
+            }
+            slots[t].push(j);
         }
     }
     slots

@@ -239,7 +239,7 @@ impl CompleteEnsemble {
     /// so it needs no pointer per row.
     pub fn margins_lanes(&self, x: &[f32], out: &mut [f64]) {
         let width = self.width.max(1);
-        let mut leaves = vec![0.0; LANES * self.trees];
+        let mut leaves = vec![[0.0; LANES]; self.trees];
         for (group, margins) in x.chunks_exact(width * LANES).zip(out.chunks_mut(LANES)) {
             crate::budget::check();
             if self.trees == 0 {
@@ -247,18 +247,19 @@ impl CompleteEnsemble {
                 continue;
             }
             self.lane_leaves(group, &mut leaves);
-            for (margin, row_leaves) in margins.iter_mut().zip(leaves.chunks_exact(self.trees)) {
-                *margin = pairwise_sum(row_leaves) + self.base;
+            let sums = pairwise_sum_lanes(&leaves);
+            for (margin, sum) in margins.iter_mut().zip(sums) {
+                *margin = sum + self.base;
             }
         }
     }
 
     /// The leaf value of every tree for each row of one group in lanes, into
-    /// `leaves[r * trees + t]`.
-    fn lane_leaves(&self, group: &[f32], leaves: &mut [f64]) {
+    /// `leaves[t][r]` (tree t, row r).
+    fn lane_leaves(&self, group: &[f32], leaves: &mut [[f64; LANES]]) {
         let inner = (1usize << self.levels) - 1;
         assert_eq!(group.len(), self.width.max(1) * LANES);
-        for t in 0..self.trees {
+        for (t, tree_leaves) in leaves.iter_mut().enumerate().take(self.trees) {
             let tree = &self.lanes32[t * inner..(t + 1) * inner];
             let mut heap = [0usize; LANES];
             for _ in 0..self.levels {
@@ -275,8 +276,8 @@ impl CompleteEnsemble {
                 }
             }
             let values = &self.value[t * (inner + 1)..(t + 1) * (inner + 1)];
-            for (r, h) in heap.iter().enumerate() {
-                leaves[r * self.trees + t] = values[h - inner];
+            for (leaf, h) in tree_leaves.iter_mut().zip(heap) {
+                *leaf = values[h - inner];
             }
         }
     }
@@ -409,6 +410,56 @@ pub fn pairwise_sum(values: &[f64]) -> f64 {
     }
     let half = (n / 2) - (n / 2) % 8;
     pairwise_sum(&values[..half]) + pairwise_sum(&values[half..])
+}
+
+/// [`pairwise_sum`] of each lane: lane r's sum is that of `values[t][r]` over t, each lane
+/// added in the very order [`pairwise_sum`] adds one row, so each gives its bits. The lanes are
+/// added side by side (one vector instruction for several).
+pub fn pairwise_sum_lanes(values: &[[f64; LANES]]) -> [f64; LANES] {
+    const BLOCK: usize = 128;
+    #[inline(always)]
+    fn add(a: &mut [f64; LANES], b: &[f64; LANES]) {
+        for (a, b) in a.iter_mut().zip(b) {
+            *a += b;
+        }
+    }
+    let n = values.len();
+    if n < 8 {
+        // numpy starts from -0.0 here, so that a sum of negative zeros stays negative.
+        let mut sum = [-0.0; LANES];
+        for v in values {
+            add(&mut sum, v);
+        }
+        return sum;
+    }
+    if n <= BLOCK {
+        let mut r = [[0.0; LANES]; 8];
+        r.copy_from_slice(&values[..8]);
+        let mut i = 8;
+        while i + 8 <= n {
+            for (k, acc) in r.iter_mut().enumerate() {
+                add(acc, &values[i + k]);
+            }
+            i += 8;
+        }
+        // ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), lane by lane.
+        let [mut r0, r1, mut r2, r3, mut r4, r5, mut r6, r7] = r;
+        add(&mut r0, &r1);
+        add(&mut r2, &r3);
+        add(&mut r4, &r5);
+        add(&mut r6, &r7);
+        add(&mut r0, &r2);
+        add(&mut r4, &r6);
+        add(&mut r0, &r4);
+        for v in &values[i..] {
+            add(&mut r0, v);
+        }
+        return r0;
+    }
+    let half = (n / 2) - (n / 2) % 8;
+    let mut sum = pairwise_sum_lanes(&values[..half]);
+    add(&mut sum, &pairwise_sum_lanes(&values[half..]));
+    sum
 }
 
 #[cfg(test)]

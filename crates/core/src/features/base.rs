@@ -155,15 +155,16 @@ impl Column {
                 return Column::Same(first);
             }
         }
-        let byte = |v: f32| {
+        // One pass: each value's byte, until one does not give its value back.
+        let mut bytes = Vec::with_capacity(values.len());
+        for &v in &values {
             let b = v as u8;
-            (f32::from(b).to_bits() == v.to_bits()).then_some(b)
-        };
-        if values.iter().all(|&v| byte(v).is_some()) {
-            Column::Bytes(values.iter().map(|&v| v as u8).collect())
-        } else {
-            Column::Floats(values)
+            if f32::from(b).to_bits() != v.to_bits() {
+                return Column::Floats(values);
+            }
+            bytes.push(b);
         }
+        Column::Bytes(bytes)
     }
 }
 

@@ -36,12 +36,35 @@ const WRAP: usize = 80;
 /// One row of [`COLUMNS`] per block, row-major. `stop_words` holds lower-cased words.
 pub fn shallow_text(doc: &Document, stop_words: &HashSet<String>) -> Vec<f32> {
     let mut out = Vec::with_capacity(doc.blocks.len() * COLUMNS.len());
-    let mut buffer = String::new();
+    let mut scratch = Scratch::new();
     for block in &doc.blocks {
         crate::budget::check();
-        out.extend(row(block, stop_words, &mut buffer).map(|v| v as f32));
+        out.extend(row(block, stop_words, &mut scratch).map(|v| v as f32));
     }
     out
+}
+
+/// What [`row`] works in, made once for all of a page's blocks rather than per block.
+struct Scratch {
+    /// An ASCII word lower-cased (see [`is_stop_word`]).
+    buffer: String,
+    /// A long text's word lengths (see [`stop_word_count`]).
+    lengths: Vec<usize>,
+    /// A text's characters (see [`has_date`]).
+    chars: Vec<char>,
+    /// Finds "opyright" as `str::contains` does.
+    copyright: memchr::memmem::Finder<'static>,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Scratch {
+            buffer: String::new(),
+            lengths: Vec::new(),
+            chars: Vec::new(),
+            copyright: memchr::memmem::Finder::new("opyright"),
+        }
+    }
 }
 
 /// Counts of one text's characters by class, and its first and last characters.
@@ -153,7 +176,7 @@ fn has_digit(text: &str, ascii_digits: u32) -> bool {
     ascii_digits > 0 || (!text.is_ascii() && text.chars().any(is_decimal))
 }
 
-fn row(block: &Block, stop_words: &HashSet<String>, buffer: &mut String) -> [f64; 18] {
+fn row(block: &Block, stop_words: &HashSet<String>, scratch: &mut Scratch) -> [f64; 18] {
     let text = &block.text;
     let chars = f64::from(block.chars);
     let words = f64::from(block.words);
@@ -162,16 +185,26 @@ fn row(block: &Block, stop_words: &HashSet<String>, buffer: &mut String) -> [f64
     let tags = f64::from(block.tags);
     let counts = classes(text);
     let long = block.chars as usize > WRAP;
-    let mut lengths = Vec::new();
-    let stops = stop_word_count(text, stop_words, buffer, long.then_some(&mut lengths)) as f64;
+    let lengths = &mut scratch.lengths;
+    lengths.clear();
+    let stops = stop_word_count(
+        text,
+        stop_words,
+        &mut scratch.buffer,
+        long.then_some(&mut *lengths),
+    ) as f64;
     let density = if long {
-        density_of_words(&lengths, block.chars as usize)
+        density_of_words(lengths, block.chars as usize)
     } else {
         words
     };
     let last = counts.last.unwrap_or('\0');
     let first = counts.first.unwrap_or('\0');
-    let date = has_digit(text, counts.digits) && has_date(&text.chars().collect::<Vec<_>>());
+    let date = has_digit(text, counts.digits) && {
+        scratch.chars.clear();
+        scratch.chars.extend(text.chars());
+        has_date(&scratch.chars)
+    };
     let link_density = if chars > 0.0 {
         f64::from(block.link_chars) / chars
     } else {
@@ -194,7 +227,7 @@ fn row(block: &Block, stop_words: &HashSet<String>, buffer: &mut String) -> [f64
         (tags / n_words).min(10.0),
         f64::from(u8::from(block.is_heading)),
         f64::from(u8::from(
-            text.contains('\u{a9}') || text.contains("opyright"),
+            text.contains('\u{a9}') || scratch.copyright.find(text.as_bytes()).is_some(),
         )),
         f64::from(u8::from(date)),
         f64::from(u8::from(first.is_uppercase())),

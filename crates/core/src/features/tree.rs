@@ -57,14 +57,19 @@ pub fn split_tokens(raw: &str) -> Vec<String> {
 /// Slots for distinct attribute values (borrowed from the DOM), in the order they are first met.
 #[derive(Default)]
 struct Slots<'a> {
-    index: HashMap<Option<&'a str>, usize>,
+    index: HashMap<&'a str, usize>,
+    /// The slot of `None` (no such attribute, most elements), kept apart from the map.
+    none: Option<usize>,
     values: Vec<Option<&'a str>>,
 }
 
 impl<'a> Slots<'a> {
     fn slot(&mut self, raw: Option<&'a str>) -> usize {
         let next = self.values.len();
-        let slot = *self.index.entry(raw).or_insert(next);
+        let slot = match raw {
+            None => *self.none.get_or_insert(next),
+            Some(value) => *self.index.entry(value).or_insert(next),
+        };
         if slot == next {
             self.values.push(raw);
         }
@@ -334,6 +339,23 @@ pub fn tree_facts(dom: &Dom, doc: &Document, attributes: bool, params: &TreePara
 mod tests {
     use super::*;
     use crate::{build, parse, Limits};
+
+    #[test]
+    fn slots_number_values_and_none_in_the_order_first_met() {
+        let mut slots = Slots::default();
+        let met = [
+            Some("a"),
+            None,
+            Some("b"),
+            Some("a"),
+            None,
+            Some(""),
+            Some("b"),
+        ];
+        let numbered: Vec<usize> = met.iter().map(|&v| slots.slot(v)).collect();
+        assert_eq!(numbered, [0, 1, 2, 0, 1, 3, 2]);
+        assert_eq!(slots.values, [Some("a"), None, Some("b"), Some("")]);
+    }
 
     fn params() -> TreeParams {
         TreeParams {

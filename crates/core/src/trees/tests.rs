@@ -210,3 +210,109 @@ fn rows_in_lanes_score_as_rows_one_after_the_other() {
     none.margins_lanes(&in_lanes(&[1.0f32; 6], 2), &mut out);
     assert_eq!(out, [0.75; 3]);
 }
+
+/// A step of a small linear congruential generator: the tests' arbitrary but fixed draws.
+fn draw(state: &mut u64) -> u64 {
+    *state = state
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    *state >> 33
+}
+
+/// `trees` trees of at most `levels` levels over `width` columns, with leaves above the last
+/// level, thresholds on and around the rows' values, ±inf thresholds and leaves of every sign.
+fn drawn_trees(trees: usize, levels: u32, width: usize, seed: u64) -> Arrays {
+    let mut state = seed;
+    let mut a: Arrays = Default::default();
+    for _ in 0..trees {
+        a.5.push(a.0.len() as i32);
+        // (node, depth): a node's slot is filled when it is popped.
+        let mut stack = vec![(a.0.len(), 0u32)];
+        for v in [&mut a.0, &mut a.2, &mut a.3] {
+            v.push(-1);
+        }
+        a.1.push(0.0);
+        a.4.push(0.0);
+        while let Some((node, depth)) = stack.pop() {
+            if depth == levels || draw(&mut state).is_multiple_of(5) {
+                a.4[node] = (draw(&mut state) % 2001) as f64 / 1000.0 - 1.0;
+                continue;
+            }
+            a.0[node] = (draw(&mut state) % width as u64) as i32;
+            a.1[node] = match draw(&mut state) % 9 {
+                0 => f64::INFINITY,
+                1 => f64::NEG_INFINITY,
+                k => awkward(k as usize + draw(&mut state) as usize),
+            };
+            for child in [2, 3] {
+                let at = a.0.len();
+                for v in [&mut a.0, &mut a.2, &mut a.3] {
+                    v.push(-1);
+                }
+                a.1.push(0.0);
+                a.4.push(0.0);
+                if child == 2 {
+                    a.2[node] = at as i32;
+                } else {
+                    a.3[node] = at as i32;
+                }
+                stack.push((at, depth + 1));
+            }
+        }
+    }
+    // Leaves point at themselves, as model files' leaves do.
+    for i in 0..a.0.len() {
+        if a.0[i] < 0 {
+            (a.2[i], a.3[i]) = (i as i32, i as i32);
+        }
+    }
+    a
+}
+
+#[test]
+fn deep_ensembles_in_lanes_score_as_the_node_walk() {
+    // 150 and 300 trees: the sum splits in halves above 128 leaves, as numpy's does.
+    for (trees, levels, width) in [(3, 2, 1), (150, 6, 7), (300, 6, 3), (9, 10, 4)] {
+        let arrays = drawn_trees(trees, levels, width, trees as u64);
+        let ensemble = view(&arrays, -0.125);
+        let complete = CompleteEnsemble::new(&ensemble, width, levels)
+            .unwrap()
+            .unwrap();
+        for rows in [1, LANES, 5 * LANES + 3] {
+            let x: Vec<f32> = (0..rows * width)
+                .map(|i| awkward(i * 3 + 1) as f32)
+                .collect();
+            let mut walked = vec![0.0; rows];
+            ensemble.margins(&x, width, &mut walked).unwrap();
+            let mut lanes = vec![0.0; rows];
+            complete.margins_lanes(&in_lanes(&x, width), &mut lanes);
+            let bits = |v: &[f64]| v.iter().map(|m| m.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&lanes), bits(&walked), "{trees} trees, {rows} rows");
+        }
+    }
+}
+
+#[test]
+fn lanes_sum_as_rows_do() {
+    for n in [0, 1, 7, 8, 9, 64, 128, 129, 150, 300, 1000] {
+        let rows: Vec<Vec<f64>> = (0..LANES)
+            .map(|r| {
+                (0..n)
+                    .map(|t| ((t * 7 + r * 13) % 17) as f64 * 0.1 - 0.85 + (r as f64) * 1e-17)
+                    .collect()
+            })
+            .collect();
+        let lanes: Vec<[f64; LANES]> = (0..n)
+            .map(|t| std::array::from_fn(|r| rows[r][t]))
+            .collect();
+        let sums = pairwise_sum_lanes(&lanes);
+        for r in 0..LANES {
+            assert_eq!(
+                sums[r].to_bits(),
+                pairwise_sum(&rows[r]).to_bits(),
+                "{n} values"
+            );
+        }
+    }
+    assert!(pairwise_sum_lanes(&[[-0.0; LANES]; 3])[0].is_sign_negative());
+}
