@@ -33,7 +33,10 @@ use html5ever::tokenizer::{
 };
 use html5ever::{ns, Attribute, LocalName, QualName, TokenizerResult};
 
-use scan::{appropriate_end_tag, lowered, scan_tag, script_end, starts_with_ignoring_case};
+use scan::{
+    appropriate_end_tag, lowered, scan_tag, script_end, starts_with_ignoring_case, AttrRanges,
+    Scanned,
+};
 
 mod refs;
 mod scan;
@@ -101,6 +104,7 @@ pub(super) fn run<S: TokenSink>(text: &str, max_attributes: usize, sink: &S) {
         sink,
         max_attributes,
         last_start: RefCell::new(None),
+        attrs: Cell::new(Vec::new()),
     };
     // A byte-order mark at the start is not text (html5ever's `discard_bom`).
     let mut pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
@@ -159,6 +163,8 @@ struct Fast<'a, S> {
     max_attributes: usize,
     /// The name of the last start tag, which ends the raw text it opens.
     last_start: RefCell<Option<LocalName>>,
+    /// The attribute ranges of the tag being read: one buffer for the page's tags.
+    attrs: Cell<Vec<AttrRanges>>,
 }
 
 impl<'a, S: TokenSink> Fast<'a, S> {
@@ -170,6 +176,20 @@ impl<'a, S: TokenSink> Fast<'a, S> {
     /// The tag or attribute name at `range`, lowered, as an atom.
     fn name(&self, range: Range<usize>) -> LocalName {
         lowered(self.text(range))
+    }
+
+    /// [`scan_tag`] from `name_start` with the page's attribute buffer, which `read` is
+    /// given the tag's attributes in.
+    fn scan<T>(
+        &self,
+        name_start: usize,
+        read: impl FnOnce(Scanned, &[AttrRanges]) -> T,
+    ) -> Option<T> {
+        let mut attrs = self.attrs.take();
+        let tag = scan_tag(self.bytes, name_start, &mut attrs);
+        let out = tag.map(|tag| read(tag, &attrs));
+        self.attrs.set(attrs);
+        out
     }
 
     fn slice(&self, range: Range<usize>) -> StrTendril {
@@ -224,15 +244,18 @@ impl<'a, S: TokenSink> Fast<'a, S> {
     }
 
     fn start_tag(&self, lt: usize) -> Step {
-        let Some(mut tag) = scan_tag(self.bytes, lt + 1) else {
-            return Step::HandOver(lt, Mode::Data);
-        };
+        self.scan(lt + 1, |tag, ranges| self.emit_start_tag(tag, ranges))
+            .unwrap_or(Step::HandOver(lt, Mode::Data))
+    }
+
+    /// Hand the tree builder the start tag `tag` with the attributes at `ranges`.
+    fn emit_start_tag(&self, tag: Scanned, ranges: &[AttrRanges]) -> Step {
         let name = self.name(tag.name.clone());
         *self.last_start.borrow_mut() = Some(name.clone());
-        tag.attrs.truncate(self.max_attributes.max(1));
-        let mut attrs: Vec<Attribute> = Vec::with_capacity(tag.attrs.len());
+        let ranges = &ranges[..ranges.len().min(self.max_attributes.max(1))];
+        let mut attrs: Vec<Attribute> = Vec::with_capacity(ranges.len());
         let mut duplicates = false;
-        for (attr_name, value) in tag.attrs {
+        for (attr_name, value) in ranges.iter().cloned() {
             let local = self.name(attr_name);
             if attrs.iter().any(|a| a.name.local == local) {
                 duplicates = true;
@@ -274,7 +297,7 @@ impl<'a, S: TokenSink> Fast<'a, S> {
     /// The end tag whose name starts at `name_start`; `mode` is the state before its `<`.
     /// Its attributes are read past but not handed on: the tree builder ignores them.
     fn end_tag(&self, lt: usize, name_start: usize, mode: Mode) -> Step {
-        let Some(tag) = scan_tag(self.bytes, name_start) else {
+        let Some(tag) = self.scan(name_start, |tag, _| tag) else {
             return Step::HandOver(lt, mode);
         };
         let result = self.sink.process_token(
@@ -365,7 +388,7 @@ impl<'a, S: TokenSink> Fast<'a, S> {
         let Some(lt) = end else {
             return Step::HandOver(pos, mode);
         };
-        if scan_tag(self.bytes, lt + 2).is_none() {
+        if self.scan(lt + 2, |_, _| ()).is_none() {
             return Step::HandOver(pos, mode);
         }
         self.characters(pos..lt, mode);
