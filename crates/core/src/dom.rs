@@ -66,7 +66,96 @@ pub struct Dom {
     pub nodes: Vec<Node>,
     pub names: Vec<QualName>,
     pub attrs: Vec<Vec<Attr>>,
-    pub texts: Vec<String>,
+    pub texts: Texts,
+}
+
+/// The text of every text node, indexed by the node's `data`.
+///
+/// Texts are written end to end into one string, so a text node costs no allocation of its
+/// own. The tree builder may add text to a node after others were written (text merged into
+/// its previous sibling, say after a comment between the two): that text moves to a string
+/// of its own, which grows in place from then on, so no text is ever copied twice over.
+#[derive(Debug, Default)]
+pub struct Texts {
+    /// The texts written end to end.
+    arena: String,
+    /// Each text's place: a range of `arena`, or its string in `grown`.
+    spans: Vec<TextSpan>,
+    /// The texts that grew after others were written.
+    grown: Vec<String>,
+}
+
+/// Where one text is: `arena[start..end]`, or `grown[end]` when `start` is [`GROWN`].
+#[derive(Clone, Copy, Debug)]
+struct TextSpan {
+    start: usize,
+    end: usize,
+}
+
+/// The `start` of a [`TextSpan`] whose text is in [`Texts::grown`].
+const GROWN: usize = usize::MAX;
+
+impl Texts {
+    /// Room for `count` texts of `bytes` bytes in all.
+    fn with_capacity(count: usize, bytes: usize) -> Self {
+        Texts {
+            arena: String::with_capacity(bytes),
+            spans: Vec::with_capacity(count),
+            grown: Vec::new(),
+        }
+    }
+
+    /// How many texts there are.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Text `index`.
+    #[inline]
+    pub fn get(&self, index: usize) -> &str {
+        let TextSpan { start, end } = self.spans[index];
+        if start == GROWN {
+            &self.grown[end]
+        } else {
+            &self.arena[start..end]
+        }
+    }
+
+    /// Add `text`; returns its index.
+    fn push(&mut self, text: &str) -> u32 {
+        let index = u32::try_from(self.spans.len()).expect("more texts than a page can hold");
+        let start = self.arena.len();
+        self.arena.push_str(text);
+        self.spans.push(TextSpan {
+            start,
+            end: self.arena.len(),
+        });
+        index
+    }
+
+    /// Add `text` to the end of text `index`.
+    fn append(&mut self, index: usize, text: &str) {
+        let TextSpan { start, end } = self.spans[index];
+        if start == GROWN {
+            self.grown[end].push_str(text);
+        } else if end == self.arena.len() {
+            self.arena.push_str(text);
+            self.spans[index].end = self.arena.len();
+        } else {
+            let mut own = String::with_capacity(end - start + text.len());
+            own.push_str(&self.arena[start..end]);
+            own.push_str(text);
+            self.spans[index] = TextSpan {
+                start: GROWN,
+                end: self.grown.len(),
+            };
+            self.grown.push(own);
+        }
+    }
 }
 
 /// One attribute: its local name (namespaces of foreign attributes are not kept) and value.
@@ -119,7 +208,7 @@ impl Dom {
     pub fn text(&self, id: NodeId) -> &str {
         let node = self.node(id);
         if node.kind == Kind::Text {
-            &self.texts[node.data as usize]
+            self.texts.get(node.data as usize)
         } else {
             ""
         }
@@ -249,22 +338,23 @@ pub struct Sink {
 
 impl Default for Sink {
     fn default() -> Self {
-        Sink::with_capacity(0)
+        Sink::with_capacity(0, 0)
     }
 }
 
 impl Sink {
-    /// A sink whose tables have room for `markup` start tags and as many text runs.
+    /// A sink whose tables have room for `markup` start tags and as many text runs, of
+    /// `text` bytes in all (a page's text is at most about as long as the page).
     ///
     /// A page's tables grow to hundreds of megabytes; growing one by doubling copies it
     /// whole in a single step of the tree builder, which then takes long enough to delay a
     /// stop of the time budget. Room that is never written costs address space, not memory.
-    pub fn with_capacity(markup: usize) -> Self {
+    pub fn with_capacity(markup: usize, text: usize) -> Self {
         let mut dom = Dom {
             nodes: Vec::with_capacity(2 * markup + 1),
             names: Vec::with_capacity(markup),
             attrs: Vec::with_capacity(markup),
-            texts: Vec::with_capacity(markup + 1),
+            texts: Texts::with_capacity(markup + 1, text),
         };
         dom.nodes.push(Node::new(Kind::Document, 0));
         Sink {
@@ -303,8 +393,7 @@ impl Sink {
     }
 
     fn new_text(dom: &mut Dom, text: &str) -> NodeId {
-        let data = dom.texts.len() as u32;
-        dom.texts.push(text.to_owned());
+        let data = dom.texts.push(text);
         let id = dom.nodes.len() as NodeId;
         dom.nodes.push(Node::new(Kind::Text, data));
         id
@@ -384,7 +473,7 @@ impl Sink {
                     dom.node(before).prev_sibling
                 };
                 if let Some(data) = Self::text_node(&dom, neighbour) {
-                    dom.texts[data as usize].push_str(&text);
+                    dom.texts.append(data as usize, &text);
                 } else {
                     let id = Self::new_text(&mut dom, &text);
                     link(&mut dom, parent, id, before);
@@ -520,5 +609,45 @@ impl TreeSink for Sink {
             link(&mut dom, *new_parent, child, NONE);
             child = next;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_grow_in_the_arena_or_on_their_own() {
+        let mut texts = Texts::with_capacity(0, 0);
+        let a = texts.push("one");
+        texts.append(a as usize, " two");
+        let b = texts.push("three");
+        // `a` is no longer the last text: it moves to a string of its own.
+        texts.append(a as usize, " four");
+        texts.append(a as usize, " five");
+        texts.append(b as usize, "!");
+        let c = texts.push("");
+        assert_eq!(texts.len(), 3);
+        assert_eq!(texts.get(a as usize), "one two four five");
+        assert_eq!(texts.get(b as usize), "three!");
+        assert_eq!(texts.get(c as usize), "");
+        assert_eq!(texts.arena, "one twothree!");
+    }
+
+    #[test]
+    fn text_merged_around_other_nodes_reads_whole() {
+        // The text fostered out of a table goes before it, one node that grows while the
+        // cells' own texts are written (a comment, a node itself, keeps texts apart).
+        let dom = crate::parse::parse(
+            "<p>a<!--x-->b</p><table><tr><td>c</td>d<td>e</td>f</tr></table>",
+            crate::parse::Limits::default(),
+        );
+        let texts: Vec<&str> = dom
+            .descendants(Dom::DOCUMENT)
+            .filter(|&id| dom.node(id).kind == Kind::Text)
+            .map(|id| dom.text(id))
+            .collect();
+        assert_eq!(texts, ["a", "b", "df", "c", "e"]);
+        assert_eq!(dom.texts.grown, ["df"]);
     }
 }
