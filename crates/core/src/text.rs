@@ -7,9 +7,42 @@ pub fn is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
-/// Whether `text` is non-empty and all white space.
+/// Whether `text` is non-empty and all white space (read a byte at a time while it is ASCII).
 pub fn is_all_space(text: &str) -> bool {
-    !text.is_empty() && text.chars().all(is_space)
+    let bytes = text.as_bytes();
+    match bytes.iter().position(|&b| !is_ascii_space(b)) {
+        None => !text.is_empty(),
+        // Only ASCII comes before `at`, so it starts a character.
+        Some(at) => {
+            bytes[at] >= 0x80
+                && text
+                    .get(at..)
+                    .is_some_and(|rest| rest.chars().all(is_space))
+        }
+    }
+}
+
+/// `text` without its leading and trailing white space, as `text.trim_matches(is_space)`,
+/// read a byte at a time while the edges are ASCII.
+pub fn trim_space(text: &str) -> &str {
+    let start = text
+        .bytes()
+        .position(|b| !is_ascii_space(b))
+        .unwrap_or(text.len());
+    // Only ASCII comes before `start` (and after `end` below): both are character boundaries.
+    let mut rest = text.get(start..).unwrap_or_default();
+    if rest.as_bytes().first().is_some_and(|&b| b >= 0x80) {
+        rest = rest.trim_start_matches(is_space);
+    }
+    let end = rest
+        .bytes()
+        .rposition(|b| !is_ascii_space(b))
+        .map_or(0, |at| at + 1);
+    rest = rest.get(..end).unwrap_or_default();
+    if rest.as_bytes().last().is_some_and(|&b| b >= 0x80) {
+        rest = rest.trim_end_matches(is_space);
+    }
+    rest
 }
 
 /// Whether an ASCII byte is white space to Python (`\x1c` to `\x1f` included).
@@ -107,6 +140,54 @@ pub fn collapse_whitespace(text: &str) -> (String, usize) {
         }
         out.push_str(word);
         count += 1;
+    }
+    (out, count)
+}
+
+/// [`collapse_whitespace`] of the concatenation of `pieces`, without making it: a word may
+/// run on from one piece into the next. `capacity`: bytes to reserve for the text.
+pub fn collapse_pieces<'a>(
+    pieces: impl IntoIterator<Item = &'a str>,
+    capacity: usize,
+) -> (String, usize) {
+    let mut out = String::with_capacity(capacity);
+    let mut count = 0;
+    // Whether the last character read belongs to a word.
+    let mut in_word = false;
+    for piece in pieces {
+        let bytes = piece.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let byte = bytes[at];
+            let (end, space) = if byte < 0x80 {
+                if is_ascii_space(byte) {
+                    (at + 1, true)
+                } else {
+                    // A run of ASCII word characters goes in whole.
+                    let run = bytes[at..]
+                        .iter()
+                        .position(|&b| b >= 0x80 || is_ascii_space(b))
+                        .map_or(bytes.len(), |n| at + n);
+                    (run, false)
+                }
+            } else {
+                let (n, space) = non_ascii(piece, at, byte);
+                (at + n, space)
+            };
+            if space {
+                in_word = false;
+            } else {
+                if !in_word {
+                    if count > 0 {
+                        out.push(' ');
+                    }
+                    count += 1;
+                    in_word = true;
+                }
+                out.push_str(piece.get(at..end).unwrap_or_default());
+            }
+            at = end;
+        }
     }
     (out, count)
 }
@@ -234,6 +315,61 @@ mod tests {
             let text = format!("a{c}b {c}{c}é{c}");
             assert_eq!(words(&text).collect::<Vec<_>>(), reference(&text), "{c:?}");
         }
+    }
+
+    /// Texts cut into pieces of white space (ASCII, Unicode, separators), letters and
+    /// zero-width spaces, from a fixed pseudo-random sequence.
+    fn cut_texts() -> Vec<Vec<String>> {
+        let alphabet = [
+            " ", "\n", "\t", "\u{1f}", "\u{a0}", "\u{3000}", "\u{85}", "a", "bc", "é", "\u{200b}",
+            "日本", "x y", "",
+        ];
+        let mut state = 0x2545_f491_u32;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as usize % n
+        };
+        (0..3000)
+            .map(|_| {
+                (0..next(6))
+                    .map(|_| {
+                        (0..next(5))
+                            .map(|_| alphabet[next(alphabet.len())])
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn collapsing_pieces_equals_collapsing_their_concatenation() {
+        for pieces in cut_texts() {
+            let whole = pieces.concat();
+            assert_eq!(
+                collapse_pieces(pieces.iter().map(String::as_str), 0),
+                collapse_whitespace(&whole),
+                "{pieces:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn trimming_and_all_space_agree_with_the_char_predicate() {
+        for pieces in cut_texts() {
+            let whole = pieces.concat();
+            assert_eq!(
+                trim_space(&whole),
+                whole.trim_matches(is_space),
+                "{whole:?}"
+            );
+            let all = !whole.is_empty() && whole.chars().all(is_space);
+            assert_eq!(is_all_space(&whole), all, "{whole:?}");
+        }
+        assert_eq!(trim_space(" \u{a0}\tx\u{2003} y\u{3000}\n "), "x\u{2003} y");
+        assert_eq!(trim_space("\u{a0} \u{a0}"), "");
     }
 
     #[test]
