@@ -10,6 +10,7 @@ use crate::hash::{HashMap, HashMapExt};
 use std::borrow::Cow;
 use std::cell::{Cell, Ref, RefCell};
 
+use compact_str::CompactString;
 use html5ever::tendril::StrTendril;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::{ns, Attribute, LocalName, QualName};
@@ -65,8 +66,86 @@ impl Node {
 pub struct Dom {
     pub nodes: Vec<Node>,
     pub names: Vec<QualName>,
-    pub attrs: Vec<Vec<Attr>>,
+    pub attrs: Attributes,
     pub texts: Texts,
+}
+
+/// The attributes of every element, indexed by the element's `data`.
+///
+/// Like [`Texts`]: the attributes of the elements are written end to end into one table,
+/// and the few an element gains after others were written (`<html>` and `<body>` tags met
+/// again take the attributes the first one lacked) move to a list of their own.
+#[derive(Debug, Default)]
+pub struct Attributes {
+    /// The elements' attributes end to end.
+    table: Vec<Attr>,
+    /// Each element's place: a range of `table`, or its list in `grown`.
+    spans: Vec<TextSpan>,
+    /// The attribute lists that grew after others were written.
+    grown: Vec<Vec<Attr>>,
+}
+
+impl Attributes {
+    /// Room for the attributes of `elements` elements, `attributes` in all.
+    fn with_capacity(elements: usize, attributes: usize) -> Self {
+        Attributes {
+            table: Vec::with_capacity(attributes),
+            spans: Vec::with_capacity(elements),
+            grown: Vec::new(),
+        }
+    }
+
+    /// How many elements there are.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The attributes of element `index`.
+    #[inline]
+    pub fn get(&self, index: usize) -> &[Attr] {
+        let TextSpan { start, end } = self.spans[index];
+        if start == GROWN {
+            &self.grown[end]
+        } else {
+            &self.table[start..end]
+        }
+    }
+
+    /// Add an element with `attrs`; returns its index.
+    fn push(&mut self, attrs: impl IntoIterator<Item = Attr>) -> u32 {
+        let index = u32::try_from(self.spans.len()).expect("more elements than a page can hold");
+        let start = self.table.len();
+        self.table.extend(attrs);
+        self.spans.push(TextSpan {
+            start,
+            end: self.table.len(),
+        });
+        index
+    }
+
+    /// Add `attr` to the attributes of element `index`.
+    fn append(&mut self, index: usize, attr: Attr) {
+        let TextSpan { start, end } = self.spans[index];
+        if start == GROWN {
+            self.grown[end].push(attr);
+        } else if end == self.table.len() {
+            self.table.push(attr);
+            self.spans[index].end = self.table.len();
+        } else {
+            let mut own = Vec::with_capacity(end - start + 1);
+            own.extend_from_slice(&self.table[start..end]);
+            own.push(attr);
+            self.spans[index] = TextSpan {
+                start: GROWN,
+                end: self.grown.len(),
+            };
+            self.grown.push(own);
+        }
+    }
 }
 
 /// The text of every text node, indexed by the node's `data`.
@@ -85,7 +164,8 @@ pub struct Texts {
     grown: Vec<String>,
 }
 
-/// Where one text is: `arena[start..end]`, or `grown[end]` when `start` is [`GROWN`].
+/// Where one text (or one element's attributes) is: `arena[start..end]`, or `grown[end]`
+/// when `start` is [`GROWN`].
 #[derive(Clone, Copy, Debug)]
 struct TextSpan {
     start: usize,
@@ -159,10 +239,13 @@ impl Texts {
 }
 
 /// One attribute: its local name (namespaces of foreign attributes are not kept) and value.
+///
+/// The value is a [`CompactString`]: most values (classes, ids, short names) fit in its
+/// 24 bytes, which spares an allocation per attribute.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attr {
     pub name: LocalName,
-    pub value: String,
+    pub value: CompactString,
 }
 
 impl Dom {
@@ -193,7 +276,7 @@ impl Dom {
     pub fn attributes(&self, id: NodeId) -> &[Attr] {
         let node = self.node(id);
         if node.kind == Kind::Element {
-            &self.attrs[node.data as usize]
+            self.attrs.get(node.data as usize)
         } else {
             &[]
         }
@@ -288,7 +371,7 @@ impl From<Attribute> for Attr {
     fn from(attr: Attribute) -> Self {
         Attr {
             name: attr.name.local,
-            value: String::from(&*attr.value),
+            value: CompactString::from(&*attr.value),
         }
     }
 }
@@ -353,7 +436,8 @@ impl Sink {
         let mut dom = Dom {
             nodes: Vec::with_capacity(2 * markup + 1),
             names: Vec::with_capacity(markup),
-            attrs: Vec::with_capacity(markup),
+            // About one attribute per element on real pages; more grow the table.
+            attrs: Attributes::with_capacity(markup, 2 * markup),
             texts: Texts::with_capacity(markup + 1, text),
         };
         dom.nodes.push(Node::new(Kind::Document, 0));
@@ -517,7 +601,7 @@ impl TreeSink for Sink {
             let mut dom = self.dom.borrow_mut();
             let data = dom.names.len() as u32;
             dom.names.push(name);
-            dom.attrs.push(attrs.into_iter().map(Attr::from).collect());
+            dom.attrs.push(attrs.into_iter().map(Attr::from));
             data
         };
         self.add(Kind::Element, data)
@@ -589,10 +673,14 @@ impl TreeSink for Sink {
     fn add_attrs_if_missing(&self, target: &NodeId, attrs: Vec<Attribute>) {
         let mut dom = self.dom.borrow_mut();
         let data = dom.node(*target).data as usize;
-        let existing = &mut dom.attrs[data];
         for attr in attrs {
-            if !existing.iter().any(|a| a.name == attr.name.local) {
-                existing.push(Attr::from(attr));
+            if !dom
+                .attrs
+                .get(data)
+                .iter()
+                .any(|a| a.name == attr.name.local)
+            {
+                dom.attrs.append(data, Attr::from(attr));
             }
         }
     }
@@ -649,5 +737,51 @@ mod tests {
             .collect();
         assert_eq!(texts, ["a", "b", "df", "c", "e"]);
         assert_eq!(dom.texts.grown, ["df"]);
+    }
+
+    fn names_and_values(attrs: &[Attr]) -> Vec<(&str, &str)> {
+        attrs.iter().map(|a| (&*a.name, a.value.as_str())).collect()
+    }
+
+    #[test]
+    fn attributes_grow_in_the_table_or_on_their_own() {
+        let attr = |name: &str, value: &str| Attr {
+            name: LocalName::from(name),
+            value: value.into(),
+        };
+        let mut attrs = Attributes::with_capacity(0, 0);
+        let a = attrs.push([attr("id", "x")]) as usize;
+        attrs.append(a, attr("class", "c"));
+        let b = attrs.push([]) as usize;
+        let c = attrs.push([attr("href", &"long/".repeat(20))]) as usize;
+        attrs.append(a, attr("lang", "en"));
+        attrs.append(b, attr("title", "t"));
+        assert_eq!(attrs.len(), 3);
+        assert_eq!(
+            names_and_values(attrs.get(a)),
+            [("id", "x"), ("class", "c"), ("lang", "en")]
+        );
+        assert_eq!(names_and_values(attrs.get(b)), [("title", "t")]);
+        assert_eq!(attrs.get(c)[0].value, "long/".repeat(20));
+        assert_eq!(attrs.grown.len(), 2);
+    }
+
+    #[test]
+    fn a_body_met_again_adds_the_attributes_it_lacked() {
+        let dom = crate::parse::parse(
+            "<body class=a><p id=p>x</p><body class=b lang=en data-x=1>",
+            crate::parse::Limits::default(),
+        );
+        let find = |tag: &str| {
+            (0..dom.nodes.len() as NodeId)
+                .find(|&id| dom.tag(id) == tag)
+                .expect(tag)
+        };
+        assert_eq!(
+            names_and_values(dom.attributes(find("body"))),
+            [("class", "a"), ("lang", "en"), ("data-x", "1")]
+        );
+        assert_eq!(names_and_values(dom.attributes(find("p"))), [("id", "p")]);
+        assert_eq!(dom.attr(find("body"), "lang"), Some("en"));
     }
 }

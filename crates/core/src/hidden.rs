@@ -74,7 +74,7 @@ mod tests {
     fn attr(name: &str, value: &str) -> Attr {
         Attr {
             name: LocalName::from(name),
-            value: value.to_owned(),
+            value: value.into(),
         }
     }
 
