@@ -33,11 +33,7 @@ pub(super) fn scan_tag(
     attrs: &mut Vec<AttrRanges>,
 ) -> Option<Scanned> {
     attrs.clear();
-    let len = bytes.len();
-    let mut i = name_start;
-    while i < len && !is_space(bytes[i]) && bytes[i] != b'/' && bytes[i] != b'>' {
-        i += 1;
-    }
+    let mut i = run_until(bytes, name_start, ENDS_NAME).0;
     let mut tag = Scanned {
         name: name_start..i,
         self_closing: false,
@@ -65,43 +61,86 @@ pub(super) fn scan_tag(
             _ => {
                 // An attribute name: its first character may be anything here (`=` too).
                 let name_at = i;
-                i += 1;
-                while i < len && !is_space(bytes[i]) && !matches!(bytes[i], b'/' | b'>' | b'=') {
-                    i += 1;
-                }
+                i = run_until(bytes, i + 1, ENDS_ATTR_NAME).0;
                 let name = name_at..i;
-                while i < len && is_space(bytes[i]) {
-                    i += 1;
-                }
+                i = skip_space(bytes, i);
                 if *bytes.get(i)? != b'=' {
                     attrs.push((name, i..i));
                     continue;
                 }
-                i += 1;
-                while i < len && is_space(bytes[i]) {
-                    i += 1;
-                }
+                i = skip_space(bytes, i + 1);
                 let value = match *bytes.get(i)? {
                     quote @ (b'"' | b'\'') => {
-                        let close = i + 1 + memchr::memchr(quote, &bytes[i + 1..])?;
-                        let value = i + 1..close;
+                        let body = i + 1;
+                        let found = body + memchr::memchr2(quote, b'&', &bytes[body..])?;
+                        let close = if bytes[found] == quote {
+                            found
+                        } else {
+                            tag.amp = true;
+                            found + 1 + memchr::memchr(quote, &bytes[found + 1..])?
+                        };
                         i = close + 1;
-                        value
+                        body..close
                     }
                     b'>' => i..i,
                     _ => {
                         let start = i;
-                        while i < len && !is_space(bytes[i]) && bytes[i] != b'>' {
-                            i += 1;
-                        }
+                        let (end, seen) = run_until(bytes, i, ENDS_UNQUOTED);
+                        tag.amp |= seen & AMP != 0;
+                        i = end;
                         start..i
                     }
                 };
-                tag.amp |= memchr::memchr(b'&', &bytes[value.clone()]).is_some();
                 attrs.push((name, value));
             }
         }
     }
+}
+
+/// Byte classes of the tag states, as bits of [`CLASSES`]: the bytes that end a tag name,
+/// an attribute name or an unquoted attribute value, and `&`.
+const ENDS_NAME: u8 = 1;
+const ENDS_ATTR_NAME: u8 = 2;
+const ENDS_UNQUOTED: u8 = 4;
+const AMP: u8 = 8;
+
+/// The class bits of every byte.
+static CLASSES: [u8; 256] = {
+    let mut classes = [0u8; 256];
+    let spaces = [b'\t', b'\n', b'\x0c', b' '];
+    let mut k = 0;
+    while k < spaces.len() {
+        classes[spaces[k] as usize] = ENDS_NAME | ENDS_ATTR_NAME | ENDS_UNQUOTED;
+        k += 1;
+    }
+    classes[b'/' as usize] = ENDS_NAME | ENDS_ATTR_NAME;
+    classes[b'>' as usize] = ENDS_NAME | ENDS_ATTR_NAME | ENDS_UNQUOTED;
+    classes[b'=' as usize] = ENDS_ATTR_NAME;
+    classes[b'&' as usize] = AMP;
+    classes
+};
+
+/// The first byte from `at` of class `ends` (or the input's end), and the classes of the
+/// bytes before it.
+fn run_until(bytes: &[u8], mut at: usize, ends: u8) -> (usize, u8) {
+    let mut seen = 0;
+    while let Some(&byte) = bytes.get(at) {
+        let class = CLASSES[byte as usize];
+        if class & ends != 0 {
+            break;
+        }
+        seen |= class;
+        at += 1;
+    }
+    (at, seen)
+}
+
+/// The first byte from `at` that is not white space (or the input's end).
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while bytes.get(at).is_some_and(|&b| is_space(b)) {
+        at += 1;
+    }
+    at
 }
 
 /// `text` with ASCII capitals lowered, as the tokenizer lowers tag and attribute names.
@@ -497,6 +536,32 @@ mod tests {
             "the buffer holds only the last tag's attributes"
         );
         assert!(scan_tag(b"<div a='x", 1, &mut buffer).is_none());
+    }
+
+    #[test]
+    fn byte_classes_are_the_tag_states_delimiters() {
+        for byte in 0..=255u8 {
+            let class = CLASSES[byte as usize];
+            let space = is_space(byte);
+            assert_eq!(class & ENDS_NAME != 0, space || matches!(byte, b'/' | b'>'));
+            let ends_attr_name = space || matches!(byte, b'/' | b'>' | b'=');
+            assert_eq!(class & ENDS_ATTR_NAME != 0, ends_attr_name);
+            assert_eq!(class & ENDS_UNQUOTED != 0, space || byte == b'>');
+            assert_eq!(class & AMP != 0, byte == b'&');
+        }
+    }
+
+    #[test]
+    fn marks_tags_whose_values_hold_references() {
+        let mut buffer = Vec::new();
+        let amp = |html: &str, buffer: &mut Vec<AttrRanges>| {
+            scan_tag(html.as_bytes(), 1, buffer).map(|tag| tag.amp)
+        };
+        assert_eq!(amp("<a b='x&amp;y' c=d>", &mut buffer), Some(true));
+        assert_eq!(amp("<a b=\"x\" c=d&e>", &mut buffer), Some(true));
+        assert_eq!(amp("<a b=\"x\" c=d e&f>", &mut buffer), Some(false));
+        assert_eq!(amp("<a b='x&y>", &mut buffer), None);
+        assert_eq!(amp("<a b='x' c=\"&\">", &mut buffer), Some(true));
     }
 
     #[test]
