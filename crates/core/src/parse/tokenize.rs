@@ -193,8 +193,22 @@ impl<'a, S: TokenSink> Fast<'a, S> {
     }
 
     fn slice(&self, range: Range<usize>) -> StrTendril {
-        self.input
-            .subtendril(range.start as u32, (range.end - range.start) as u32)
+        let (start, end) = (range.start, range.end);
+        if let (Ok(offset), Ok(length), true, true) = (
+            u32::try_from(start),
+            u32::try_from(end.wrapping_sub(start)),
+            start <= end && self.source.is_char_boundary(start),
+            self.source.is_char_boundary(end),
+        ) {
+            // SAFETY: `input` is a copy of `source`, so the checks on `source` hold for it:
+            // `end` is within it (`is_char_boundary` is false past the end), `start <= end`,
+            // and both fall between characters, so the bytes are whole UTF-8 characters,
+            // which is all `unsafe_subtendril` leaves unchecked (`subtendril` would check it
+            // again, decoding the characters at both ends). The offsets fit the tendril's u32.
+            unsafe { self.input.unsafe_subtendril(offset, length) }
+        } else {
+            self.input.subtendril(start as u32, (end - start) as u32)
+        }
     }
 
     /// Text up to the next `<` that opens markup, then that markup.
