@@ -266,6 +266,12 @@ impl Dom {
         }
     }
 
+    /// The local name of element `id` as its atom (None for other nodes).
+    pub fn local_name(&self, id: NodeId) -> Option<&LocalName> {
+        let node = self.node(id);
+        (node.kind == Kind::Element).then(|| &self.names[node.data as usize].local)
+    }
+
     /// Whether element `id` is in the HTML namespace.
     pub fn is_html(&self, id: NodeId) -> bool {
         let node = self.node(id);
