@@ -46,11 +46,39 @@ pub fn trim_space(text: &str) -> &str {
 }
 
 /// Whether an ASCII byte is white space to Python (`\x1c` to `\x1f` included).
+#[inline]
 fn is_ascii_space(byte: u8) -> bool {
-    matches!(
-        byte,
-        b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | b' ' | 0x1c..=0x1f
-    )
+    BYTE_CLASSES[byte as usize] == ASCII_SPACE
+}
+
+/// [`BYTE_CLASSES`]: a byte of a non-ASCII character.
+const NON_ASCII: u8 = 0;
+/// [`BYTE_CLASSES`]: ASCII white space.
+const ASCII_SPACE: u8 = 1;
+/// [`BYTE_CLASSES`]: any other ASCII character.
+const ASCII_WORD: u8 = 2;
+
+/// The class of every byte, so that the scans below test a byte with one lookup.
+static BYTE_CLASSES: [u8; 256] = {
+    let mut classes = [NON_ASCII; 256];
+    let mut byte = 0;
+    while byte < 0x80 {
+        classes[byte] = match byte as u8 {
+            b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | b' ' | 0x1c..=0x1f => ASCII_SPACE,
+            _ => ASCII_WORD,
+        };
+        byte += 1;
+    }
+    classes
+};
+
+/// The first byte from `at` whose class is not `class` (or the end).
+#[inline]
+fn run_of(bytes: &[u8], at: usize, class: u8) -> usize {
+    bytes[at..]
+        .iter()
+        .position(|&b| BYTE_CLASSES[b as usize] != class)
+        .map_or(bytes.len(), |n| at + n)
 }
 
 /// The length in bytes of the non-ASCII character at `at`, and whether it is white space.
@@ -159,20 +187,14 @@ pub fn collapse_pieces<'a>(
         let mut at = 0;
         while at < bytes.len() {
             let byte = bytes[at];
-            let (end, space) = if byte < 0x80 {
-                if is_ascii_space(byte) {
-                    (at + 1, true)
-                } else {
-                    // A run of ASCII word characters goes in whole.
-                    let run = bytes[at..]
-                        .iter()
-                        .position(|&b| b >= 0x80 || is_ascii_space(b))
-                        .map_or(bytes.len(), |n| at + n);
-                    (run, false)
+            // Runs of ASCII white space and of ASCII word characters are taken whole.
+            let (end, space) = match BYTE_CLASSES[byte as usize] {
+                ASCII_SPACE => (run_of(bytes, at + 1, ASCII_SPACE), true),
+                ASCII_WORD => (run_of(bytes, at + 1, ASCII_WORD), false),
+                _ => {
+                    let (n, space) = non_ascii(piece, at, byte);
+                    (at + n, space)
                 }
-            } else {
-                let (n, space) = non_ascii(piece, at, byte);
-                (at + n, space)
             };
             if space {
                 in_word = false;
@@ -370,6 +392,19 @@ mod tests {
         }
         assert_eq!(trim_space(" \u{a0}\tx\u{2003} y\u{3000}\n "), "x\u{2003} y");
         assert_eq!(trim_space("\u{a0} \u{a0}"), "");
+    }
+
+    #[test]
+    fn byte_classes_agree_with_python_white_space() {
+        for byte in 0..=255u8 {
+            let class = BYTE_CLASSES[byte as usize];
+            if byte < 0x80 {
+                assert_eq!(is_ascii_space(byte), is_space(char::from(byte)), "{byte}");
+                assert_eq!(class == ASCII_WORD, !is_space(char::from(byte)), "{byte}");
+            } else {
+                assert_eq!(class, NON_ASCII, "{byte}");
+            }
+        }
     }
 
     #[test]
