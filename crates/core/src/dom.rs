@@ -72,24 +72,43 @@ pub struct Dom {
 
 /// The attributes of every element, indexed by the element's `data`.
 ///
-/// Like [`Texts`]: the attributes of the elements are written end to end into one table,
-/// and the few an element gains after others were written (`<html>` and `<body>` tags met
-/// again take the attributes the first one lacked) move to a list of their own.
+/// The elements' attributes are written end to end into chunks of [`ATTRIBUTE_CHUNK`]
+/// attributes (an element's all in one chunk, which is made larger for an element that
+/// needs more), so an element costs no allocation of its own and no chunk is ever copied
+/// to grow: a page's attributes are not known before the parse, and a table that doubled
+/// would copy itself whole in one step of the tree builder (see `Sink::with_capacity`).
+/// The few attributes an element gains after others were written (`<html>` and `<body>`
+/// tags met again take the attributes the first one lacked) move its list to one of its own.
 #[derive(Debug, Default)]
 pub struct Attributes {
-    /// The elements' attributes end to end.
-    table: Vec<Attr>,
-    /// Each element's place: a range of `table`, or its list in `grown`.
-    spans: Vec<TextSpan>,
+    /// The elements' attributes end to end; no chunk grows past the room it was made with.
+    chunks: Vec<Vec<Attr>>,
+    /// Each element's place.
+    spans: Vec<AttrSpan>,
     /// The attribute lists that grew after others were written.
     grown: Vec<Vec<Attr>>,
 }
 
+/// Attributes per chunk of [`Attributes`].
+pub const ATTRIBUTE_CHUNK: usize = 4096;
+
+/// Where one element's attributes are: `chunks[chunk][start..end]`, `grown[start]` when
+/// `chunk` is [`GROWN_CHUNK`], none when it is [`NO_CHUNK`].
+#[derive(Clone, Copy, Debug)]
+struct AttrSpan {
+    chunk: u32,
+    start: u32,
+    end: u32,
+}
+
+const GROWN_CHUNK: u32 = u32::MAX;
+const NO_CHUNK: u32 = u32::MAX - 1;
+
 impl Attributes {
-    /// Room for the attributes of `elements` elements, `attributes` in all.
-    fn with_capacity(elements: usize, attributes: usize) -> Self {
+    /// Room for `elements` elements.
+    fn with_capacity(elements: usize) -> Self {
         Attributes {
-            table: Vec::with_capacity(attributes),
+            chunks: Vec::new(),
             spans: Vec::with_capacity(elements),
             grown: Vec::new(),
         }
@@ -107,44 +126,74 @@ impl Attributes {
     /// The attributes of element `index`.
     #[inline]
     pub fn get(&self, index: usize) -> &[Attr] {
-        let TextSpan { start, end } = self.spans[index];
-        if start == GROWN {
-            &self.grown[end]
-        } else {
-            &self.table[start..end]
+        let AttrSpan { chunk, start, end } = self.spans[index];
+        match chunk {
+            NO_CHUNK => &[],
+            GROWN_CHUNK => &self.grown[start as usize],
+            _ => &self.chunks[chunk as usize][start as usize..end as usize],
         }
     }
 
     /// Add an element with `attrs`; returns its index.
-    fn push(&mut self, attrs: impl IntoIterator<Item = Attr>) -> u32 {
+    fn push(&mut self, attrs: impl IntoIterator<Item = Attr, IntoIter: ExactSizeIterator>) -> u32 {
         let index = u32::try_from(self.spans.len()).expect("more elements than a page can hold");
-        let start = self.table.len();
-        self.table.extend(attrs);
-        self.spans.push(TextSpan {
-            start,
-            end: self.table.len(),
-        });
+        let attrs = attrs.into_iter();
+        let count = attrs.len();
+        if count == 0 {
+            self.spans.push(AttrSpan {
+                chunk: NO_CHUNK,
+                start: 0,
+                end: 0,
+            });
+            return index;
+        }
+        let room = self
+            .chunks
+            .last()
+            .map_or(0, |chunk| chunk.capacity() - chunk.len());
+        if room < count {
+            self.chunks
+                .push(Vec::with_capacity(count.max(ATTRIBUTE_CHUNK)));
+        }
+        let chunk = self.chunks.len() - 1;
+        let table = &mut self.chunks[chunk];
+        let start = table.len();
+        table.extend(attrs);
+        let span = AttrSpan {
+            chunk: u32::try_from(chunk).expect("more attributes than a page can hold"),
+            start: u32::try_from(start).expect("a chunk holds fewer than 2^32 attributes"),
+            end: u32::try_from(table.len()).expect("a chunk holds fewer than 2^32 attributes"),
+        };
+        self.spans.push(span);
         index
     }
 
     /// Add `attr` to the attributes of element `index`.
     fn append(&mut self, index: usize, attr: Attr) {
-        let TextSpan { start, end } = self.spans[index];
-        if start == GROWN {
-            self.grown[end].push(attr);
-        } else if end == self.table.len() {
-            self.table.push(attr);
-            self.spans[index].end = self.table.len();
-        } else {
-            let mut own = Vec::with_capacity(end - start + 1);
-            own.extend_from_slice(&self.table[start..end]);
-            own.push(attr);
-            self.spans[index] = TextSpan {
-                start: GROWN,
-                end: self.grown.len(),
-            };
-            self.grown.push(own);
+        let AttrSpan { chunk, start, end } = self.spans[index];
+        if chunk == GROWN_CHUNK {
+            self.grown[start as usize].push(attr);
+            return;
         }
+        // In place when the element's attributes end its chunk, the last, which has room.
+        let last = self.chunks.len().wrapping_sub(1);
+        if chunk as usize == last {
+            let table = &mut self.chunks[last];
+            if end as usize == table.len() && table.len() < table.capacity() {
+                table.push(attr);
+                self.spans[index].end = end + 1;
+                return;
+            }
+        }
+        let mut own = self.get(index).to_vec();
+        own.push(attr);
+        let at = u32::try_from(self.grown.len()).expect("fewer grown lists than elements");
+        self.spans[index] = AttrSpan {
+            chunk: GROWN_CHUNK,
+            start: at,
+            end: 0,
+        };
+        self.grown.push(own);
     }
 }
 
@@ -164,8 +213,7 @@ pub struct Texts {
     grown: Vec<String>,
 }
 
-/// Where one text (or one element's attributes) is: `arena[start..end]`, or `grown[end]`
-/// when `start` is [`GROWN`].
+/// Where one text is: `arena[start..end]`, or `grown[end]` when `start` is [`GROWN`].
 #[derive(Clone, Copy, Debug)]
 struct TextSpan {
     start: usize,
@@ -442,8 +490,7 @@ impl Sink {
         let mut dom = Dom {
             nodes: Vec::with_capacity(2 * markup + 1),
             names: Vec::with_capacity(markup),
-            // About one attribute per element on real pages; more grow the table.
-            attrs: Attributes::with_capacity(markup, 2 * markup),
+            attrs: Attributes::with_capacity(markup),
             texts: Texts::with_capacity(markup + 1, text),
         };
         dom.nodes.push(Node::new(Kind::Document, 0));
@@ -755,7 +802,7 @@ mod tests {
             name: LocalName::from(name),
             value: value.into(),
         };
-        let mut attrs = Attributes::with_capacity(0, 0);
+        let mut attrs = Attributes::with_capacity(0);
         let a = attrs.push([attr("id", "x")]) as usize;
         attrs.append(a, attr("class", "c"));
         let b = attrs.push([]) as usize;
@@ -769,7 +816,39 @@ mod tests {
         );
         assert_eq!(names_and_values(attrs.get(b)), [("title", "t")]);
         assert_eq!(attrs.get(c)[0].value, "long/".repeat(20));
+        // `a` grew after `c` was written, `b` (which had none) after `a`: both moved.
         assert_eq!(attrs.grown.len(), 2);
+        assert_eq!(attrs.chunks.len(), 1);
+    }
+
+    #[test]
+    fn attribute_chunks_never_grow() {
+        let attr = |i: usize| Attr {
+            name: LocalName::from("id"),
+            value: i.to_string().into(),
+        };
+        let mut attrs = Attributes::with_capacity(0);
+        let mut elements = Vec::new();
+        for i in 0..3 * ATTRIBUTE_CHUNK / 7 {
+            elements.push(attrs.push((0..7).map(|k| attr(7 * i + k))));
+        }
+        let wide = attrs.push((0..2 * ATTRIBUTE_CHUNK).map(attr));
+        let after = attrs.push([attr(1)]);
+        for chunk in &attrs.chunks {
+            assert!(chunk.len() <= chunk.capacity());
+            assert!(chunk.capacity() == ATTRIBUTE_CHUNK || chunk.capacity() == 2 * ATTRIBUTE_CHUNK);
+        }
+        for (i, &element) in elements.iter().enumerate() {
+            let values: Vec<&str> = attrs
+                .get(element as usize)
+                .iter()
+                .map(|a| a.value.as_str())
+                .collect();
+            let expected: Vec<String> = (0..7).map(|k| (7 * i + k).to_string()).collect();
+            assert_eq!(values, expected);
+        }
+        assert_eq!(attrs.get(wide as usize).len(), 2 * ATTRIBUTE_CHUNK);
+        assert_eq!(attrs.get(after as usize)[0].value, "1");
     }
 
     #[test]
