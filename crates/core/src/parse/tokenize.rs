@@ -34,8 +34,8 @@ use html5ever::tokenizer::{
 use html5ever::{ns, Attribute, LocalName, QualName, TokenizerResult};
 
 use scan::{
-    appropriate_end_tag, lowered, scan_tag, script_end, starts_with_ignoring_case, AttrRanges,
-    Scanned,
+    appropriate_end_tag, common, lowered, scan_tag, script_end, starts_with_ignoring_case,
+    AttrRanges, Scanned,
 };
 
 mod refs;
@@ -105,6 +105,7 @@ pub(super) fn run<S: TokenSink>(text: &str, max_attributes: usize, sink: &S) {
         max_attributes,
         last_start: RefCell::new(None),
         attrs: Cell::new(Vec::new()),
+        names: RefCell::new(vec![None; NAME_SLOTS]),
     };
     // A byte-order mark at the start is not text (html5ever's `discard_bom`).
     let mut pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
@@ -165,6 +166,28 @@ struct Fast<'a, S> {
     last_start: RefCell<Option<LocalName>>,
     /// The attribute ranges of the tag being read: one buffer for the page's tags.
     attrs: Cell<Vec<AttrRanges>>,
+    /// The uncommon names met lately (see [`common`]), each in the slot its bytes give
+    /// ([`name_slot`]) with the input range it was read from: a name met again takes its
+    /// atom from here instead of `LocalName::from`, which hashes it (and locks the global
+    /// set of atoms made at run time, where most such names are).
+    names: RefCell<Vec<Option<SeenName>>>,
+}
+
+/// A name met: the input range it was read from, and its atom.
+type SeenName = (Range<usize>, LocalName);
+
+/// Slots of [`Fast::names`].
+const NAME_SLOTS: usize = 256;
+
+/// The slot of [`Fast::names`] for a name of these bytes (its length and its first and
+/// last bytes; names that share a slot only take turns in it).
+fn name_slot(bytes: &[u8]) -> usize {
+    let (first, last) = match bytes {
+        [] => (0, 0),
+        [first, .., last] => (*first, *last),
+        [only] => (*only, *only),
+    };
+    (bytes.len() * 31 + usize::from(first) * 7 + usize::from(last)) % NAME_SLOTS
 }
 
 impl<'a, S: TokenSink> Fast<'a, S> {
@@ -175,7 +198,20 @@ impl<'a, S: TokenSink> Fast<'a, S> {
 
     /// The tag or attribute name at `range`, lowered, as an atom.
     fn name(&self, range: Range<usize>) -> LocalName {
-        lowered(self.text(range))
+        let bytes = &self.bytes[range.clone()];
+        if let Some(atom) = common(bytes) {
+            return atom;
+        }
+        let slot = name_slot(bytes);
+        let mut names = self.names.borrow_mut();
+        if let Some((seen, atom)) = &names[slot] {
+            if &self.bytes[seen.clone()] == bytes {
+                return atom.clone();
+            }
+        }
+        let atom = lowered(self.text(range.clone()));
+        names[slot] = Some((range, atom.clone()));
+        atom
     }
 
     /// [`scan_tag`] from `name_start` with the page's attribute buffer, which `read` is

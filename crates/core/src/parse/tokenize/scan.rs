@@ -157,7 +157,7 @@ pub(super) fn lowered(text: &str) -> LocalName {
 
 /// The atoms of the commonest tag and attribute names, matched on their lower-case bytes:
 /// the atoms `LocalName::from` gives, without hashing the name to find them.
-fn common(name: &[u8]) -> Option<LocalName> {
+pub(super) fn common(name: &[u8]) -> Option<LocalName> {
     Some(match name {
         b"a" => local_name!("a"),
         b"abbr" => local_name!("abbr"),
