@@ -11,7 +11,8 @@
 use crate::dom::{Attr, Dom, Kind, NodeId, NONE};
 use crate::hidden::is_data_text;
 use crate::text::{
-    collapse_whitespace, collapsed_counts, hides, is_all_space, pre_text, split_count,
+    collapse_pieces, collapse_whitespace, collapsed_counts, hides, is_all_space, pre_text,
+    split_count,
 };
 
 mod tags;
@@ -231,16 +232,18 @@ impl Walker<'_> {
     fn add_block(&mut self) {
         let owner = *self.block_owners.last().unwrap_or(&0);
         let spans = &self.doc.spans[self.pending.spans_from..];
-        let mut raw = String::new();
-        for span in spans {
-            raw.push_str(self.doc.span_text(self.dom, *span));
-        }
+        let pieces = spans.iter().map(|span| self.doc.span_text(self.dom, *span));
         let (text, words) = if self.pending.pre {
+            let raw: String = pieces.collect();
             let text = pre_text(&raw);
             let words = split_count(&text);
             (text, words)
         } else {
-            collapse_whitespace(&raw)
+            let bytes = spans
+                .iter()
+                .map(|span| self.doc.span_text(self.dom, *span).len())
+                .sum();
+            collapse_pieces(pieces, bytes)
         };
         let chars = text.chars().count() as u32;
         let tag = self.dom.tag(self.doc.nodes[owner as usize]);
@@ -266,15 +269,19 @@ impl Walker<'_> {
 
     fn add_text(&mut self, node: NodeId, parent: usize, inherited: u8) {
         let text = self.dom.text(node);
-        if text.is_empty() || (inherited & Role::PRE == 0 && self.is_data(text, parent, inherited))
-        {
+        if text.is_empty() {
+            return;
+        }
+        // White space is never data (`is_data_text` reads the text without its white space).
+        let space = is_all_space(text);
+        if !space && inherited & Role::PRE == 0 && self.is_data(text, parent, inherited) {
             return;
         }
         let span = Span {
             text: node,
             element: parent as u32,
         };
-        if !is_all_space(text) {
+        if !space {
             self.doc.spans.push(span);
             self.pending.has_text = true;
             self.pending.brs = 0;

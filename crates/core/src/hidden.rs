@@ -12,7 +12,7 @@
 //! or slashes among them and no white space; the walk leaves such text out of the blocks.
 
 use crate::dom::Attr;
-use crate::text::{hides, is_space};
+use crate::text::{hides, is_space, trim_space};
 
 /// Characters of a JSON text below which it is too short to be a data blob (an inline example
 /// in a sentence, say).
@@ -24,7 +24,7 @@ pub const MIN_BLOB_CHARS: usize = 100;
 /// or `"style"` (an inline style), the first met in `attrs` (name, value) order; None when none.
 pub fn signal<'a>(attrs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<&'static str> {
     attrs.into_iter().find_map(|(name, value)| {
-        let value = value.trim_matches(is_space);
+        let value = trim_space(value);
         match name {
             "hidden" if !value.eq_ignore_ascii_case("until-found") => Some("hidden"),
             "aria-hidden" if value.eq_ignore_ascii_case("true") => Some("aria-hidden"),
@@ -42,7 +42,7 @@ pub fn hidden_by(attrs: &[Attr]) -> bool {
 /// A text node that is data for scripts or crawlers, not text to read (`in_link`: the text of
 /// a link, where a shown URL is text).
 pub fn is_data_text(text: &str, in_link: bool) -> bool {
-    let body = text.trim_matches(is_space);
+    let body = trim_space(text);
     is_json(body) || (!in_link && is_blob(body))
 }
 
@@ -74,7 +74,7 @@ mod tests {
     fn attr(name: &str, value: &str) -> Attr {
         Attr {
             name: LocalName::from(name),
-            value: value.to_owned(),
+            value: value.into(),
         }
     }
 

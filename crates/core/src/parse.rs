@@ -90,7 +90,7 @@ fn noframes_markup(dom: &Dom) -> Option<String> {
 fn parse_once(html: &str, limits: Limits) -> Dom {
     // Every element and every text run but the last starts at a `<` (implied elements aside).
     let markup = memchr::memchr_iter(b'<', html.as_bytes()).count();
-    let filter = DepthFilter::new(limits.max_depth, markup);
+    let filter = DepthFilter::new(limits.max_depth, markup, html.len());
     tokenize::run(html, limits.max_attributes, &filter);
     filter.inner.sink.finish()
 }
@@ -111,7 +111,7 @@ fn parse_once_html5ever(html: &str, limits: Limits) -> Dom {
         discard_bom: false,
         ..TokenizerOpts::default()
     };
-    let tokenizer = Tokenizer::new(DepthFilter::new(limits.max_depth, 0), options);
+    let tokenizer = Tokenizer::new(DepthFilter::new(limits.max_depth, 0, 0), options);
     let input = BufferQueue::default();
     input.push_back(StrTendril::from_slice(&source));
     while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
@@ -128,10 +128,11 @@ struct DepthFilter {
 }
 
 impl DepthFilter {
-    /// `markup`: the `<`s of the page, which bound the nodes it makes (see [`Sink::with_capacity`]).
-    fn new(max_depth: u32, markup: usize) -> Self {
+    /// `markup`: the `<`s of the page, which bound the nodes it makes; `text`: the page's
+    /// length, which about bounds its text (see [`Sink::with_capacity`]).
+    fn new(max_depth: u32, markup: usize, text: usize) -> Self {
         let builder = TreeBuilder::new(
-            Sink::with_capacity(markup),
+            Sink::with_capacity(markup, text),
             TreeBuilderOpts {
                 scripting_enabled: false,
                 ..TreeBuilderOpts::default()

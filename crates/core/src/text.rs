@@ -7,9 +7,42 @@ pub fn is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
-/// Whether `text` is non-empty and all white space.
+/// Whether `text` is non-empty and all white space (read a byte at a time while it is ASCII).
 pub fn is_all_space(text: &str) -> bool {
-    !text.is_empty() && text.chars().all(is_space)
+    let bytes = text.as_bytes();
+    match bytes.iter().position(|&b| !is_ascii_space(b)) {
+        None => !text.is_empty(),
+        // Only ASCII comes before `at`, so it starts a character.
+        Some(at) => {
+            bytes[at] >= 0x80
+                && text
+                    .get(at..)
+                    .is_some_and(|rest| rest.chars().all(is_space))
+        }
+    }
+}
+
+/// `text` without its leading and trailing white space, as `text.trim_matches(is_space)`,
+/// read a byte at a time while the edges are ASCII.
+pub fn trim_space(text: &str) -> &str {
+    let start = text
+        .bytes()
+        .position(|b| !is_ascii_space(b))
+        .unwrap_or(text.len());
+    // Only ASCII comes before `start` (and after `end` below): both are character boundaries.
+    let mut rest = text.get(start..).unwrap_or_default();
+    if rest.as_bytes().first().is_some_and(|&b| b >= 0x80) {
+        rest = rest.trim_start_matches(is_space);
+    }
+    let end = rest
+        .bytes()
+        .rposition(|b| !is_ascii_space(b))
+        .map_or(0, |at| at + 1);
+    rest = rest.get(..end).unwrap_or_default();
+    if rest.as_bytes().last().is_some_and(|&b| b >= 0x80) {
+        rest = rest.trim_end_matches(is_space);
+    }
+    rest
 }
 
 /// `bytes` read as strict UTF-8 (what Python's `bytes.decode("utf-8")` accepts): its count of
@@ -30,11 +63,39 @@ pub fn utf8_facts(bytes: &[u8]) -> Option<(usize, bool)> {
 }
 
 /// Whether an ASCII byte is white space to Python (`\x1c` to `\x1f` included).
+#[inline]
 fn is_ascii_space(byte: u8) -> bool {
-    matches!(
-        byte,
-        b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | b' ' | 0x1c..=0x1f
-    )
+    BYTE_CLASSES[byte as usize] == ASCII_SPACE
+}
+
+/// [`BYTE_CLASSES`]: a byte of a non-ASCII character.
+const NON_ASCII: u8 = 0;
+/// [`BYTE_CLASSES`]: ASCII white space.
+const ASCII_SPACE: u8 = 1;
+/// [`BYTE_CLASSES`]: any other ASCII character.
+const ASCII_WORD: u8 = 2;
+
+/// The class of every byte, so that the scans below test a byte with one lookup.
+static BYTE_CLASSES: [u8; 256] = {
+    let mut classes = [NON_ASCII; 256];
+    let mut byte = 0;
+    while byte < 0x80 {
+        classes[byte] = match byte as u8 {
+            b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | b' ' | 0x1c..=0x1f => ASCII_SPACE,
+            _ => ASCII_WORD,
+        };
+        byte += 1;
+    }
+    classes
+};
+
+/// The first byte from `at` whose class is not `class` (or the end).
+#[inline]
+fn run_of(bytes: &[u8], at: usize, class: u8) -> usize {
+    bytes[at..]
+        .iter()
+        .position(|&b| BYTE_CLASSES[b as usize] != class)
+        .map_or(bytes.len(), |n| at + n)
 }
 
 /// The length in bytes of the non-ASCII character at `at`, and whether it is white space.
@@ -124,6 +185,48 @@ pub fn collapse_whitespace(text: &str) -> (String, usize) {
         }
         out.push_str(word);
         count += 1;
+    }
+    (out, count)
+}
+
+/// [`collapse_whitespace`] of the concatenation of `pieces`, without making it: a word may
+/// run on from one piece into the next. `capacity`: bytes to reserve for the text.
+pub fn collapse_pieces<'a>(
+    pieces: impl IntoIterator<Item = &'a str>,
+    capacity: usize,
+) -> (String, usize) {
+    let mut out = String::with_capacity(capacity);
+    let mut count = 0;
+    // Whether the last character read belongs to a word.
+    let mut in_word = false;
+    for piece in pieces {
+        let bytes = piece.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let byte = bytes[at];
+            // Runs of ASCII white space and of ASCII word characters are taken whole.
+            let (end, space) = match BYTE_CLASSES[byte as usize] {
+                ASCII_SPACE => (run_of(bytes, at + 1, ASCII_SPACE), true),
+                ASCII_WORD => (run_of(bytes, at + 1, ASCII_WORD), false),
+                _ => {
+                    let (n, space) = non_ascii(piece, at, byte);
+                    (at + n, space)
+                }
+            };
+            if space {
+                in_word = false;
+            } else {
+                if !in_word {
+                    if count > 0 {
+                        out.push(' ');
+                    }
+                    count += 1;
+                    in_word = true;
+                }
+                out.push_str(piece.get(at..end).unwrap_or_default());
+            }
+            at = end;
+        }
     }
     (out, count)
 }
@@ -264,6 +367,74 @@ mod tests {
         for c in (0..0x1_0000).filter_map(char::from_u32) {
             let text = format!("a{c}b {c}{c}é{c}");
             assert_eq!(words(&text).collect::<Vec<_>>(), reference(&text), "{c:?}");
+        }
+    }
+
+    /// Texts cut into pieces of white space (ASCII, Unicode, separators), letters and
+    /// zero-width spaces, from a fixed pseudo-random sequence.
+    fn cut_texts() -> Vec<Vec<String>> {
+        let alphabet = [
+            " ", "\n", "\t", "\u{1f}", "\u{a0}", "\u{3000}", "\u{85}", "a", "bc", "é", "\u{200b}",
+            "日本", "x y", "",
+        ];
+        let mut state = 0x2545_f491_u32;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as usize % n
+        };
+        (0..3000)
+            .map(|_| {
+                (0..next(6))
+                    .map(|_| {
+                        (0..next(5))
+                            .map(|_| alphabet[next(alphabet.len())])
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn collapsing_pieces_equals_collapsing_their_concatenation() {
+        for pieces in cut_texts() {
+            let whole = pieces.concat();
+            assert_eq!(
+                collapse_pieces(pieces.iter().map(String::as_str), 0),
+                collapse_whitespace(&whole),
+                "{pieces:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn trimming_and_all_space_agree_with_the_char_predicate() {
+        for pieces in cut_texts() {
+            let whole = pieces.concat();
+            assert_eq!(
+                trim_space(&whole),
+                whole.trim_matches(is_space),
+                "{whole:?}"
+            );
+            let all = !whole.is_empty() && whole.chars().all(is_space);
+            assert_eq!(is_all_space(&whole), all, "{whole:?}");
+        }
+        assert_eq!(trim_space(" \u{a0}\tx\u{2003} y\u{3000}\n "), "x\u{2003} y");
+        assert_eq!(trim_space("\u{a0} \u{a0}"), "");
+    }
+
+    #[test]
+    fn byte_classes_agree_with_python_white_space() {
+        for byte in 0..=255u8 {
+            let class = BYTE_CLASSES[byte as usize];
+            if byte < 0x80 {
+                assert_eq!(is_ascii_space(byte), is_space(char::from(byte)), "{byte}");
+                assert_eq!(class == ASCII_WORD, !is_space(char::from(byte)), "{byte}");
+            } else {
+                assert_eq!(class, NON_ASCII, "{byte}");
+            }
         }
     }
 

@@ -238,7 +238,9 @@ fn build_document<'py>(
     empty: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let source = match html.cast::<PyBytes>() {
-        Ok(bytes) => std::str::from_utf8(bytes.as_bytes())
+        // simdutf8 validates in wide steps; only on failure does std say where and why.
+        Ok(bytes) => simdutf8::basic::from_utf8(bytes.as_bytes())
+            .or_else(|_| std::str::from_utf8(bytes.as_bytes()))
             .map_err(|e| PyValueError::new_err(format!("the bytes are not UTF-8: {e}")))?,
         Err(_) => html.cast::<PyString>()?.to_str()?,
     };
@@ -273,11 +275,22 @@ fn columns<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut strings = Strings::new(py);
     let out = PyDict::new(py);
-    let tags = PyList::empty(py);
-    for &node in &doc.nodes {
-        thresher_core::budget::check();
-        tags.append(strings.get(dom.tag(node)))?;
-    }
+    // One string per distinct tag, looked up by its atom (no hashing of the text), and the
+    // list made at its length.
+    let mut by_atom = HashMap::new();
+    let tags = PyList::new(
+        py,
+        doc.nodes.iter().map(|&node| {
+            thresher_core::budget::check();
+            match dom.local_name(node) {
+                Some(name) => by_atom
+                    .entry(name)
+                    .or_insert_with(|| strings.get(name))
+                    .clone(),
+                None => strings.get(""),
+            }
+        }),
+    )?;
     out.set_item("tags", tags)?;
     // The numeric element columns stay in the page (`Page.element_column`): the common
     // extraction reads none of them, and a page of a million elements would hold a Python

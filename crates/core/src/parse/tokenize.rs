@@ -33,7 +33,10 @@ use html5ever::tokenizer::{
 };
 use html5ever::{ns, Attribute, LocalName, QualName, TokenizerResult};
 
-use scan::{appropriate_end_tag, lowered, scan_tag, script_end, starts_with_ignoring_case};
+use scan::{
+    appropriate_end_tag, common, lowered, scan_tag, script_end, starts_with_ignoring_case,
+    AttrRanges, Scanned,
+};
 
 mod refs;
 mod scan;
@@ -101,6 +104,8 @@ pub(super) fn run<S: TokenSink>(text: &str, max_attributes: usize, sink: &S) {
         sink,
         max_attributes,
         last_start: RefCell::new(None),
+        attrs: Cell::new(Vec::new()),
+        names: RefCell::new(vec![None; NAME_SLOTS]),
     };
     // A byte-order mark at the start is not text (html5ever's `discard_bom`).
     let mut pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
@@ -159,6 +164,30 @@ struct Fast<'a, S> {
     max_attributes: usize,
     /// The name of the last start tag, which ends the raw text it opens.
     last_start: RefCell<Option<LocalName>>,
+    /// The attribute ranges of the tag being read: one buffer for the page's tags.
+    attrs: Cell<Vec<AttrRanges>>,
+    /// The uncommon names met lately (see [`common`]), each in the slot its bytes give
+    /// ([`name_slot`]) with the input range it was read from: a name met again takes its
+    /// atom from here instead of `LocalName::from`, which hashes it (and locks the global
+    /// set of atoms made at run time, where most such names are).
+    names: RefCell<Vec<Option<SeenName>>>,
+}
+
+/// A name met: the input range it was read from, and its atom.
+type SeenName = (Range<usize>, LocalName);
+
+/// Slots of [`Fast::names`].
+const NAME_SLOTS: usize = 256;
+
+/// The slot of [`Fast::names`] for a name of these bytes (its length and its first and
+/// last bytes; names that share a slot only take turns in it).
+fn name_slot(bytes: &[u8]) -> usize {
+    let (first, last) = match bytes {
+        [] => (0, 0),
+        [first, .., last] => (*first, *last),
+        [only] => (*only, *only),
+    };
+    (bytes.len() * 31 + usize::from(first) * 7 + usize::from(last)) % NAME_SLOTS
 }
 
 impl<'a, S: TokenSink> Fast<'a, S> {
@@ -169,12 +198,53 @@ impl<'a, S: TokenSink> Fast<'a, S> {
 
     /// The tag or attribute name at `range`, lowered, as an atom.
     fn name(&self, range: Range<usize>) -> LocalName {
-        lowered(self.text(range))
+        let bytes = &self.bytes[range.clone()];
+        if let Some(atom) = common(bytes) {
+            return atom;
+        }
+        let slot = name_slot(bytes);
+        let mut names = self.names.borrow_mut();
+        if let Some((seen, atom)) = &names[slot] {
+            if &self.bytes[seen.clone()] == bytes {
+                return atom.clone();
+            }
+        }
+        let atom = lowered(self.text(range.clone()));
+        names[slot] = Some((range, atom.clone()));
+        atom
+    }
+
+    /// [`scan_tag`] from `name_start` with the page's attribute buffer, which `read` is
+    /// given the tag's attributes in.
+    fn scan<T>(
+        &self,
+        name_start: usize,
+        read: impl FnOnce(Scanned, &[AttrRanges]) -> T,
+    ) -> Option<T> {
+        let mut attrs = self.attrs.take();
+        let tag = scan_tag(self.bytes, name_start, &mut attrs);
+        let out = tag.map(|tag| read(tag, &attrs));
+        self.attrs.set(attrs);
+        out
     }
 
     fn slice(&self, range: Range<usize>) -> StrTendril {
-        self.input
-            .subtendril(range.start as u32, (range.end - range.start) as u32)
+        let (start, end) = (range.start, range.end);
+        if let (Ok(offset), Ok(length), true, true) = (
+            u32::try_from(start),
+            u32::try_from(end.wrapping_sub(start)),
+            start <= end && self.source.is_char_boundary(start),
+            self.source.is_char_boundary(end),
+        ) {
+            // SAFETY: `input` is a copy of `source`, so the checks on `source` hold for it:
+            // `end` is within it (`is_char_boundary` is false past the end), `start <= end`,
+            // and both fall between characters, so the bytes are whole UTF-8 characters,
+            // which is all `unsafe_subtendril` leaves unchecked (`subtendril` would check it
+            // again, decoding the characters at both ends). The offsets fit the tendril's u32.
+            unsafe { self.input.unsafe_subtendril(offset, length) }
+        } else {
+            self.input.subtendril(start as u32, (end - start) as u32)
+        }
     }
 
     /// Text up to the next `<` that opens markup, then that markup.
@@ -224,15 +294,18 @@ impl<'a, S: TokenSink> Fast<'a, S> {
     }
 
     fn start_tag(&self, lt: usize) -> Step {
-        let Some(mut tag) = scan_tag(self.bytes, lt + 1) else {
-            return Step::HandOver(lt, Mode::Data);
-        };
+        self.scan(lt + 1, |tag, ranges| self.emit_start_tag(tag, ranges))
+            .unwrap_or(Step::HandOver(lt, Mode::Data))
+    }
+
+    /// Hand the tree builder the start tag `tag` with the attributes at `ranges`.
+    fn emit_start_tag(&self, tag: Scanned, ranges: &[AttrRanges]) -> Step {
         let name = self.name(tag.name.clone());
         *self.last_start.borrow_mut() = Some(name.clone());
-        tag.attrs.truncate(self.max_attributes.max(1));
-        let mut attrs: Vec<Attribute> = Vec::with_capacity(tag.attrs.len());
+        let ranges = &ranges[..ranges.len().min(self.max_attributes.max(1))];
+        let mut attrs: Vec<Attribute> = Vec::with_capacity(ranges.len());
         let mut duplicates = false;
-        for (attr_name, value) in tag.attrs {
+        for (attr_name, value) in ranges.iter().cloned() {
             let local = self.name(attr_name);
             if attrs.iter().any(|a| a.name.local == local) {
                 duplicates = true;
@@ -274,7 +347,7 @@ impl<'a, S: TokenSink> Fast<'a, S> {
     /// The end tag whose name starts at `name_start`; `mode` is the state before its `<`.
     /// Its attributes are read past but not handed on: the tree builder ignores them.
     fn end_tag(&self, lt: usize, name_start: usize, mode: Mode) -> Step {
-        let Some(tag) = scan_tag(self.bytes, name_start) else {
+        let Some(tag) = self.scan(name_start, |tag, _| tag) else {
             return Step::HandOver(lt, mode);
         };
         let result = self.sink.process_token(
@@ -365,7 +438,7 @@ impl<'a, S: TokenSink> Fast<'a, S> {
         let Some(lt) = end else {
             return Step::HandOver(pos, mode);
         };
-        if scan_tag(self.bytes, lt + 2).is_none() {
+        if self.scan(lt + 2, |_, _| ()).is_none() {
             return Step::HandOver(pos, mode);
         }
         self.characters(pos..lt, mode);

@@ -81,6 +81,9 @@ fn named(text: &str, start: usize, in_attribute: bool) -> Option<(char, Option<c
             .position(|b| !b.is_ascii_alphanumeric())
             .unwrap_or(bytes.len() - start);
     if bytes.get(run) == Some(&b';') {
+        if let Some(c) = common(&bytes[start..=run]) {
+            return Some((c, None, run + 1));
+        }
         if let Some(&(first, second)) = NAMED_ENTITIES.get(&text[start..=run]) {
             if first != 0 {
                 let second = if second == 0 {
@@ -120,9 +123,50 @@ fn named(text: &str, start: usize, in_attribute: bool) -> Option<(char, Option<c
     Some((char::from_u32(first)?, second, end))
 }
 
+/// The character of a common named reference (with its semicolon), without hashing the
+/// name to look it up in the entity table.
+fn common(name: &[u8]) -> Option<char> {
+    Some(match name {
+        b"quot;" => '"',
+        b"amp;" => '&',
+        b"nbsp;" => '\u{a0}',
+        b"gt;" => '>',
+        b"lt;" => '<',
+        b"apos;" => '\'',
+        b"rsquo;" => '\u{2019}',
+        b"lsquo;" => '\u{2018}',
+        b"rdquo;" => '\u{201d}',
+        b"ldquo;" => '\u{201c}',
+        b"mdash;" => '\u{2014}',
+        b"ndash;" => '\u{2013}',
+        b"hellip;" => '\u{2026}',
+        b"copy;" => '\u{a9}',
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn common_references_are_the_entity_tables() {
+        let names = [
+            "quot;", "amp;", "nbsp;", "gt;", "lt;", "apos;", "rsquo;", "lsquo;", "rdquo;",
+            "ldquo;", "mdash;", "ndash;", "hellip;", "copy;",
+        ];
+        for name in names {
+            let (first, second) = NAMED_ENTITIES[name];
+            assert_eq!(
+                common(name.as_bytes()).map(u32::from),
+                Some(first),
+                "{name}"
+            );
+            assert_eq!(second, 0, "{name}");
+        }
+        assert_eq!(common(b"amp"), None);
+        assert_eq!(common(b"notin;"), None);
+    }
 
     #[test]
     fn decodes_named_and_numeric_references() {

@@ -9,10 +9,12 @@ pub(super) fn is_space(byte: u8) -> bool {
     matches!(byte, b'\t' | b'\n' | b'\x0c' | b' ')
 }
 
-/// A tag as scanned: byte ranges of its name and attributes (values without their quotes).
+/// The byte ranges of one attribute's name and value (the value without its quotes).
+pub(super) type AttrRanges = (Range<usize>, Range<usize>);
+
+/// A tag as scanned: the byte range of its name (its attributes go to the caller's buffer).
 pub(super) struct Scanned {
     pub(super) name: Range<usize>,
-    pub(super) attrs: Vec<(Range<usize>, Range<usize>)>,
     pub(super) self_closing: bool,
     /// Just past the closing `>`.
     pub(super) end: usize,
@@ -22,15 +24,18 @@ pub(super) struct Scanned {
 
 /// Scan a tag whose name starts at `name_start`, following html5ever's tag states from
 /// the tag name state to the `>` that emits it; `None` when the input ends first.
-pub(super) fn scan_tag(bytes: &[u8], name_start: usize) -> Option<Scanned> {
-    let len = bytes.len();
-    let mut i = name_start;
-    while i < len && !is_space(bytes[i]) && bytes[i] != b'/' && bytes[i] != b'>' {
-        i += 1;
-    }
+///
+/// `attrs` receives the tag's attributes (it is cleared first): one buffer serves every
+/// tag of a page, so a tag costs no allocation of its own.
+pub(super) fn scan_tag(
+    bytes: &[u8],
+    name_start: usize,
+    attrs: &mut Vec<AttrRanges>,
+) -> Option<Scanned> {
+    attrs.clear();
+    let mut i = run_until(bytes, name_start, ENDS_NAME).0;
     let mut tag = Scanned {
         name: name_start..i,
-        attrs: Vec::new(),
         self_closing: false,
         end: 0,
         amp: false,
@@ -56,43 +61,86 @@ pub(super) fn scan_tag(bytes: &[u8], name_start: usize) -> Option<Scanned> {
             _ => {
                 // An attribute name: its first character may be anything here (`=` too).
                 let name_at = i;
-                i += 1;
-                while i < len && !is_space(bytes[i]) && !matches!(bytes[i], b'/' | b'>' | b'=') {
-                    i += 1;
-                }
+                i = run_until(bytes, i + 1, ENDS_ATTR_NAME).0;
                 let name = name_at..i;
-                while i < len && is_space(bytes[i]) {
-                    i += 1;
-                }
+                i = skip_space(bytes, i);
                 if *bytes.get(i)? != b'=' {
-                    tag.attrs.push((name, i..i));
+                    attrs.push((name, i..i));
                     continue;
                 }
-                i += 1;
-                while i < len && is_space(bytes[i]) {
-                    i += 1;
-                }
+                i = skip_space(bytes, i + 1);
                 let value = match *bytes.get(i)? {
                     quote @ (b'"' | b'\'') => {
-                        let close = i + 1 + memchr::memchr(quote, &bytes[i + 1..])?;
-                        let value = i + 1..close;
+                        let body = i + 1;
+                        let found = body + memchr::memchr2(quote, b'&', &bytes[body..])?;
+                        let close = if bytes[found] == quote {
+                            found
+                        } else {
+                            tag.amp = true;
+                            found + 1 + memchr::memchr(quote, &bytes[found + 1..])?
+                        };
                         i = close + 1;
-                        value
+                        body..close
                     }
                     b'>' => i..i,
                     _ => {
                         let start = i;
-                        while i < len && !is_space(bytes[i]) && bytes[i] != b'>' {
-                            i += 1;
-                        }
+                        let (end, seen) = run_until(bytes, i, ENDS_UNQUOTED);
+                        tag.amp |= seen & AMP != 0;
+                        i = end;
                         start..i
                     }
                 };
-                tag.amp |= memchr::memchr(b'&', &bytes[value.clone()]).is_some();
-                tag.attrs.push((name, value));
+                attrs.push((name, value));
             }
         }
     }
+}
+
+/// Byte classes of the tag states, as bits of [`CLASSES`]: the bytes that end a tag name,
+/// an attribute name or an unquoted attribute value, and `&`.
+const ENDS_NAME: u8 = 1;
+const ENDS_ATTR_NAME: u8 = 2;
+const ENDS_UNQUOTED: u8 = 4;
+const AMP: u8 = 8;
+
+/// The class bits of every byte.
+static CLASSES: [u8; 256] = {
+    let mut classes = [0u8; 256];
+    let spaces = [b'\t', b'\n', b'\x0c', b' '];
+    let mut k = 0;
+    while k < spaces.len() {
+        classes[spaces[k] as usize] = ENDS_NAME | ENDS_ATTR_NAME | ENDS_UNQUOTED;
+        k += 1;
+    }
+    classes[b'/' as usize] = ENDS_NAME | ENDS_ATTR_NAME;
+    classes[b'>' as usize] = ENDS_NAME | ENDS_ATTR_NAME | ENDS_UNQUOTED;
+    classes[b'=' as usize] = ENDS_ATTR_NAME;
+    classes[b'&' as usize] = AMP;
+    classes
+};
+
+/// The first byte from `at` of class `ends` (or the input's end), and the classes of the
+/// bytes before it.
+fn run_until(bytes: &[u8], mut at: usize, ends: u8) -> (usize, u8) {
+    let mut seen = 0;
+    while let Some(&byte) = bytes.get(at) {
+        let class = CLASSES[byte as usize];
+        if class & ends != 0 {
+            break;
+        }
+        seen |= class;
+        at += 1;
+    }
+    (at, seen)
+}
+
+/// The first byte from `at` that is not white space (or the input's end).
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while bytes.get(at).is_some_and(|&b| is_space(b)) {
+        at += 1;
+    }
+    at
 }
 
 /// `text` with ASCII capitals lowered, as the tokenizer lowers tag and attribute names.
@@ -109,33 +157,76 @@ pub(super) fn lowered(text: &str) -> LocalName {
 
 /// The atoms of the commonest tag and attribute names, matched on their lower-case bytes:
 /// the atoms `LocalName::from` gives, without hashing the name to find them.
-fn common(name: &[u8]) -> Option<LocalName> {
+pub(super) fn common(name: &[u8]) -> Option<LocalName> {
     Some(match name {
         b"a" => local_name!("a"),
         b"abbr" => local_name!("abbr"),
+        b"accept" => local_name!("accept"),
+        b"action" => local_name!("action"),
+        b"align" => local_name!("align"),
+        b"allow" => local_name!("allow"),
+        b"allowfullscreen" => local_name!("allowfullscreen"),
         b"alt" => local_name!("alt"),
+        b"aria-controls" => local_name!("aria-controls"),
+        b"aria-current" => local_name!("aria-current"),
+        b"aria-describedby" => local_name!("aria-describedby"),
+        b"aria-expanded" => local_name!("aria-expanded"),
+        b"aria-hidden" => local_name!("aria-hidden"),
+        b"aria-label" => local_name!("aria-label"),
+        b"aria-labelledby" => local_name!("aria-labelledby"),
         b"article" => local_name!("article"),
+        b"as" => local_name!("as"),
         b"aside" => local_name!("aside"),
+        b"async" => local_name!("async"),
+        b"audio" => local_name!("audio"),
+        b"autocomplete" => local_name!("autocomplete"),
         b"b" => local_name!("b"),
+        b"blockquote" => local_name!("blockquote"),
         b"body" => local_name!("body"),
+        b"border" => local_name!("border"),
         b"br" => local_name!("br"),
         b"button" => local_name!("button"),
+        b"canvas" => local_name!("canvas"),
+        b"caption" => local_name!("caption"),
+        b"cellpadding" => local_name!("cellpadding"),
+        b"cellspacing" => local_name!("cellspacing"),
+        b"center" => local_name!("center"),
         b"charset" => local_name!("charset"),
+        b"circle" => local_name!("circle"),
+        b"cite" => local_name!("cite"),
         b"class" => local_name!("class"),
+        b"clip-rule" => local_name!("clip-rule"),
+        b"code" => local_name!("code"),
+        b"color" => local_name!("color"),
+        b"colspan" => local_name!("colspan"),
         b"content" => local_name!("content"),
+        b"crossorigin" => local_name!("crossorigin"),
+        b"cx" => local_name!("cx"),
+        b"cy" => local_name!("cy"),
         b"d" => local_name!("d"),
         b"data" => local_name!("data"),
         b"datetime" => local_name!("datetime"),
         b"dd" => local_name!("dd"),
+        b"decoding" => local_name!("decoding"),
+        b"defer" => local_name!("defer"),
+        b"del" => local_name!("del"),
+        b"details" => local_name!("details"),
+        b"dir" => local_name!("dir"),
         b"div" => local_name!("div"),
         b"dl" => local_name!("dl"),
         b"dt" => local_name!("dt"),
         b"em" => local_name!("em"),
-        b"fill" => local_name!("fill"),
+        b"enctype" => local_name!("enctype"),
         b"figcaption" => local_name!("figcaption"),
         b"figure" => local_name!("figure"),
+        b"fill" => local_name!("fill"),
+        b"fill-rule" => local_name!("fill-rule"),
+        b"font" => local_name!("font"),
         b"footer" => local_name!("footer"),
+        b"for" => local_name!("for"),
         b"form" => local_name!("form"),
+        b"frameborder" => local_name!("frameborder"),
+        b"g" => local_name!("g"),
         b"h1" => local_name!("h1"),
         b"h2" => local_name!("h2"),
         b"h3" => local_name!("h3"),
@@ -144,61 +235,107 @@ fn common(name: &[u8]) -> Option<LocalName> {
         b"h6" => local_name!("h6"),
         b"head" => local_name!("head"),
         b"header" => local_name!("header"),
+        b"headers" => local_name!("headers"),
         b"height" => local_name!("height"),
         b"hidden" => local_name!("hidden"),
         b"hr" => local_name!("hr"),
         b"href" => local_name!("href"),
+        b"hreflang" => local_name!("hreflang"),
         b"html" => local_name!("html"),
+        b"http-equiv" => local_name!("http-equiv"),
         b"i" => local_name!("i"),
         b"id" => local_name!("id"),
         b"iframe" => local_name!("iframe"),
         b"img" => local_name!("img"),
         b"input" => local_name!("input"),
+        b"ins" => local_name!("ins"),
+        b"integrity" => local_name!("integrity"),
         b"itemprop" => local_name!("itemprop"),
+        b"itemscope" => local_name!("itemscope"),
+        b"itemtype" => local_name!("itemtype"),
+        b"kbd" => local_name!("kbd"),
         b"label" => local_name!("label"),
         b"lang" => local_name!("lang"),
         b"li" => local_name!("li"),
         b"link" => local_name!("link"),
         b"loading" => local_name!("loading"),
         b"main" => local_name!("main"),
+        b"mark" => local_name!("mark"),
+        b"media" => local_name!("media"),
         b"meta" => local_name!("meta"),
+        b"method" => local_name!("method"),
         b"name" => local_name!("name"),
         b"nav" => local_name!("nav"),
         b"noscript" => local_name!("noscript"),
         b"ol" => local_name!("ol"),
+        b"onclick" => local_name!("onclick"),
+        b"opacity" => local_name!("opacity"),
         b"option" => local_name!("option"),
         b"p" => local_name!("p"),
         b"path" => local_name!("path"),
         b"picture" => local_name!("picture"),
+        b"placeholder" => local_name!("placeholder"),
+        b"points" => local_name!("points"),
         b"pre" => local_name!("pre"),
         b"property" => local_name!("property"),
+        b"q" => local_name!("q"),
+        b"r" => local_name!("r"),
+        b"rect" => local_name!("rect"),
         b"rel" => local_name!("rel"),
         b"role" => local_name!("role"),
+        b"rowspan" => local_name!("rowspan"),
+        b"rx" => local_name!("rx"),
+        b"ry" => local_name!("ry"),
+        b"s" => local_name!("s"),
+        b"samp" => local_name!("samp"),
+        b"scope" => local_name!("scope"),
         b"script" => local_name!("script"),
         b"section" => local_name!("section"),
         b"select" => local_name!("select"),
+        b"size" => local_name!("size"),
         b"sizes" => local_name!("sizes"),
         b"small" => local_name!("small"),
         b"source" => local_name!("source"),
         b"span" => local_name!("span"),
         b"src" => local_name!("src"),
         b"srcset" => local_name!("srcset"),
+        b"stroke" => local_name!("stroke"),
+        b"stroke-width" => local_name!("stroke-width"),
         b"strong" => local_name!("strong"),
         b"style" => local_name!("style"),
         b"sub" => local_name!("sub"),
+        b"summary" => local_name!("summary"),
         b"sup" => local_name!("sup"),
         b"svg" => local_name!("svg"),
+        b"symbol" => local_name!("symbol"),
+        b"tabindex" => local_name!("tabindex"),
         b"table" => local_name!("table"),
         b"target" => local_name!("target"),
         b"tbody" => local_name!("tbody"),
         b"td" => local_name!("td"),
+        b"template" => local_name!("template"),
+        b"tfoot" => local_name!("tfoot"),
         b"th" => local_name!("th"),
+        b"thead" => local_name!("thead"),
+        b"time" => local_name!("time"),
         b"title" => local_name!("title"),
         b"tr" => local_name!("tr"),
+        b"transform" => local_name!("transform"),
+        b"tt" => local_name!("tt"),
         b"type" => local_name!("type"),
+        b"u" => local_name!("u"),
         b"ul" => local_name!("ul"),
+        b"use" => local_name!("use"),
+        b"valign" => local_name!("valign"),
         b"value" => local_name!("value"),
+        b"var" => local_name!("var"),
+        b"version" => local_name!("version"),
+        b"video" => local_name!("video"),
+        b"viewbox" => local_name!("viewbox"),
         b"width" => local_name!("width"),
+        b"x" => local_name!("x"),
+        b"xmlns" => local_name!("xmlns"),
+        b"y" => local_name!("y"),
         _ => return None,
     })
 }
@@ -345,12 +482,21 @@ mod tests {
 
     #[test]
     fn common_names_are_the_atoms_of_their_text() {
-        let names = "a abbr alt article aside b body br button charset class content d data datetime \
-                     dd div dl dt em fill figcaption figure footer form h1 h2 h3 h4 h5 h6 head header \
-                     height hidden hr href html i id iframe img input itemprop label lang li link \
-                     loading main meta name nav noscript ol option p path picture pre property rel role \
-                     script section select sizes small source span src srcset strong style sub sup svg \
-                     table target tbody td th title tr type ul value width";
+        let names = "a abbr accept action align allow allowfullscreen alt aria-controls aria-current \
+                     aria-describedby aria-expanded aria-hidden aria-label aria-labelledby article as \
+                     aside async audio autocomplete b blockquote body border br button canvas caption \
+                     cellpadding cellspacing center charset circle cite class clip-rule code color \
+                     colspan content crossorigin cx cy d data datetime dd decoding defer del details \
+                     dir div dl dt em enctype figcaption figure fill fill-rule font footer for form \
+                     frameborder g h1 h2 h3 h4 h5 h6 head header headers height hidden hr href \
+                     hreflang html http-equiv i id iframe img input ins integrity itemprop itemscope \
+                     itemtype kbd label lang li link loading main mark media meta method name nav \
+                     noscript ol onclick opacity option p path picture placeholder points pre \
+                     property q r rect rel role rowspan rx ry s samp scope script section select size \
+                     sizes small source span src srcset stroke stroke-width strong style sub summary \
+                     sup svg symbol tabindex table target tbody td template tfoot th thead time title \
+                     tr transform tt type u ul use valign value var version video viewbox width x \
+                     xmlns y";
         for name in names.split_whitespace() {
             let atom = common(name.as_bytes()).expect(name);
             assert_eq!(atom, LocalName::from(name));
@@ -365,10 +511,10 @@ mod tests {
     #[test]
     fn scans_a_tag_with_every_kind_of_value() {
         let html = b"<div a=1 b='2' c=\"3 > 4\" d e = f/>rest";
-        let tag = scan_tag(html, 1).expect("a whole tag");
+        let mut buffer = vec![(0..0, 0..0)];
+        let tag = scan_tag(html, 1, &mut buffer).expect("a whole tag");
         assert_eq!(&html[tag.name.clone()], b"div");
-        let attrs: Vec<(&[u8], &[u8])> = tag
-            .attrs
+        let attrs: Vec<(&[u8], &[u8])> = buffer
             .iter()
             .map(|(n, v)| (&html[n.clone()], &html[v.clone()]))
             .collect();
@@ -384,8 +530,38 @@ mod tests {
         );
         assert!(!tag.self_closing);
         assert_eq!(&html[tag.end..], b"rest");
-        assert!(scan_tag(b"<br/>", 1).is_some_and(|t| t.self_closing));
-        assert!(scan_tag(b"<div a='x", 1).is_none());
+        assert!(scan_tag(b"<br/>", 1, &mut buffer).is_some_and(|t| t.self_closing));
+        assert!(
+            buffer.is_empty(),
+            "the buffer holds only the last tag's attributes"
+        );
+        assert!(scan_tag(b"<div a='x", 1, &mut buffer).is_none());
+    }
+
+    #[test]
+    fn byte_classes_are_the_tag_states_delimiters() {
+        for byte in 0..=255u8 {
+            let class = CLASSES[byte as usize];
+            let space = is_space(byte);
+            assert_eq!(class & ENDS_NAME != 0, space || matches!(byte, b'/' | b'>'));
+            let ends_attr_name = space || matches!(byte, b'/' | b'>' | b'=');
+            assert_eq!(class & ENDS_ATTR_NAME != 0, ends_attr_name);
+            assert_eq!(class & ENDS_UNQUOTED != 0, space || byte == b'>');
+            assert_eq!(class & AMP != 0, byte == b'&');
+        }
+    }
+
+    #[test]
+    fn marks_tags_whose_values_hold_references() {
+        let mut buffer = Vec::new();
+        let amp = |html: &str, buffer: &mut Vec<AttrRanges>| {
+            scan_tag(html.as_bytes(), 1, buffer).map(|tag| tag.amp)
+        };
+        assert_eq!(amp("<a b='x&amp;y' c=d>", &mut buffer), Some(true));
+        assert_eq!(amp("<a b=\"x\" c=d&e>", &mut buffer), Some(true));
+        assert_eq!(amp("<a b=\"x\" c=d e&f>", &mut buffer), Some(false));
+        assert_eq!(amp("<a b='x&y>", &mut buffer), None);
+        assert_eq!(amp("<a b='x' c=\"&\">", &mut buffer), Some(true));
     }
 
     #[test]

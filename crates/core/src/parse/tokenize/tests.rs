@@ -299,3 +299,21 @@ fn a_byte_order_mark_is_dropped_at_the_start_only() {
     let dom = parse_once("<meta charset>\u{feff}", Limits::default());
     assert!(format!("{dom:?}").contains("\\u{feff}"));
 }
+
+/// Names met again take their atom from the page's name slots; names that share a slot
+/// (`axh` and `bxa` do) take turns in it, in any case of letters.
+#[test]
+fn names_met_again_and_names_sharing_a_slot() {
+    assert_eq!(
+        super::name_slot(b"axh"),
+        super::name_slot(b"bxa"),
+        "the test needs two names of one slot"
+    );
+    check("<DIV a=1><div><Div AXH=1 bxa=2 axh=3><axh x></axh><bxa>x</bxa><AxH>y</axh></Div>");
+    let dom = parse_once("<axh><bxa><AXH><Bxa>", Limits::default());
+    let tags: Vec<&str> = (0..dom.nodes.len() as u32)
+        .map(|id| dom.tag(id))
+        .filter(|tag| tag.len() == 3)
+        .collect();
+    assert_eq!(tags, ["axh", "bxa", "axh", "bxa"]);
+}
