@@ -36,6 +36,9 @@ ARTICLE = (b"<html><head><title>A headline</title>"
 # Extraction of this page takes a second or more: long enough to be caught running.
 SLOW_PAGE = (b"<html><body>" + b"<div><p>Some words of a paragraph, enough to be text. More words here.</p></div>"
              * 20000 + b"</body></html>")
+# Five times SLOW_PAGE: about a second of work, well past a 0.2 s budget on any machine.
+OVER_BUDGET_PAGE = (b"<html><body>" + b"<div><p>Some words of a paragraph, enough to be text. More words here.</p></div>"
+                    * 100000 + b"</body></html>")
 
 
 class Running:
@@ -251,7 +254,7 @@ def test_time_budget_stops_the_page_and_frees_its_place():
     page takes to free what it built), long before the page would have ended."""
     with serving(budget=0.2, max_concurrency=1, threads=1) as running:
         started = time.monotonic()
-        response = running.client.post("/extract", content=SLOW_PAGE)
+        response = running.client.post("/extract", content=OVER_BUDGET_PAGE)
         assert response.status_code == 504
         assert response.json()["error"] == "timeout" and time.monotonic() - started < 10
         wait_for(lambda: running.client.get("/health").json()["in_flight"] == 0, seconds=10)
