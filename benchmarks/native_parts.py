@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     import thresher
     from thresher.algorithms import flagship
     from thresher.algorithms.base import Context
-    from thresher.document.blocks import build_document
+    from thresher.document.blocks import document_of
     from thresher.document.decode import decode
     from thresher.document.language import page_language
     from thresher.errors import InputError
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, raw in _pages(args.dataset, args.every, args.limit):
         decoded = decode(raw)
         try:
-            doc = build_document(decoded.text, utf8=decoded.utf8)
+            doc = document_of(decoded)
         except InputError:
             continue
         pages.append((name, decoded, Context(language=page_language(doc), explain=False)))
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         build_s = score_s = 0.0
         for name, decoded, context in pages:
             t0 = time.perf_counter()
-            doc = build_document(decoded.text, utf8=decoded.utf8)
+            doc = document_of(decoded)
             t1 = time.perf_counter()
             scores = flagship.scores(doc, context)
             t2 = time.perf_counter()

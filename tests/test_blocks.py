@@ -5,7 +5,8 @@ import dataclasses
 
 import pytest
 
-from thresher.document.blocks import Block, Document, ElementTable, build_document, normalize_space
+from thresher.document.blocks import Block, Document, ElementTable, build_document, document_of, normalize_space
+from thresher.document.decode import decode
 from thresher.errors import InputError
 
 
@@ -367,7 +368,7 @@ def test_a_page_read_from_its_utf8_bytes_is_the_page_read_from_its_text():
     html = ("<html><head><title>Café</title></head><body><p class='x'>Grüße, 世界 😀</p>"
             "<ul><li>a</li></ul></body></html>")
     from_text = build_document(html)
-    from_bytes = build_document(html, utf8=html.encode("utf-8"))
+    from_bytes = document_of(decode(html.encode("utf-8")))
     assert from_bytes.blocks == from_text.blocks and from_bytes.title == from_text.title == "Café"
     assert from_bytes.elements.tags == from_text.elements.tags
     assert [dict(a) for a in from_bytes.elements.attrs] == [dict(a) for a in from_text.elements.attrs]

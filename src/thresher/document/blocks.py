@@ -438,16 +438,15 @@ def _parse_and_walk(html: str | bytes, limits: ParseLimits, attributes: bool) ->
 
 
 def build_document(html: str, url: str | None = None, *, encoding: str = "",
-                   limits: ParseLimits = ParseLimits(), attributes: bool = True,
-                   utf8: bytes | None = None) -> Document:
+                   limits: ParseLimits = ParseLimits(), attributes: bool = True) -> Document:
     """Parse ``html`` once and build its :class:`Document`, in the native core.
 
     The core (``thresher._core``) parses with html5ever under ``limits``, walks the tree
     once into the element columns and the blocks, and collects the head facts, with the
     GIL released.
 
-    ``utf8``: the page's own bytes when they are exactly ``html`` in UTF-8
-    (:attr:`thresher.document.decode.Decoded.utf8`); the core then reads them instead of encoding ``html``.
+    A page decoded from bytes goes through :func:`document_of`, which parses strict UTF-8 from
+    the bytes themselves.
 
     ``attributes=False`` leaves every element's ``attrs`` empty (:data:`NO_ATTRIBUTES`)
     except ``<html>``'s and the skipped elements' (script, head ...), which is faster, for
@@ -459,7 +458,7 @@ def build_document(html: str, url: str | None = None, *, encoding: str = "",
     if root is not None:
         raise InputError(f"an XML document (<{root}>), not an HTML page")
     try:
-        raw = _parse_and_walk(html if utf8 is None else utf8, limits, attributes)
+        raw = _parse_and_walk(html, limits, attributes)
     except UnicodeEncodeError:
         html = re.sub(_SURROGATE, "\ufffd", html)  # one replacement character for each
         raw = _parse_and_walk(html, limits, attributes)
