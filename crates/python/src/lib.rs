@@ -238,9 +238,7 @@ fn build_document<'py>(
     empty: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let source = match html.cast::<PyBytes>() {
-        // simdutf8 validates in wide steps; only on failure does std say where and why.
-        Ok(bytes) => simdutf8::basic::from_utf8(bytes.as_bytes())
-            .or_else(|_| std::str::from_utf8(bytes.as_bytes()))
+        Ok(bytes) => thresher_core::text::utf8_str(bytes.as_bytes())
             .map_err(|e| PyValueError::new_err(format!("the bytes are not UTF-8: {e}")))?,
         Err(_) => html.cast::<PyString>()?.to_str()?,
     };
