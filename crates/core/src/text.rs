@@ -45,15 +45,15 @@ pub fn trim_space(text: &str) -> &str {
     rest
 }
 
-/// `bytes` read as strict UTF-8 (what Python's `bytes.decode("utf-8")` accepts): its count of
-/// characters and whether it is non-empty and all white space (`str.isspace()`); None when
-/// it is not valid UTF-8.
 /// `bytes` as a `str` when they are strict UTF-8. `simdutf8` validates in wide steps; only on
 /// failure does the standard library's check run, to say where and why.
 pub fn utf8_str(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
     simdutf8::basic::from_utf8(bytes).or_else(|_| std::str::from_utf8(bytes))
 }
 
+/// `bytes` read as strict UTF-8 (what Python's `bytes.decode("utf-8")` accepts): its count of
+/// characters and whether it is non-empty and all white space (`str.isspace()`); None when
+/// it is not valid UTF-8.
 pub fn utf8_facts(bytes: &[u8]) -> Option<(usize, bool)> {
     let text = utf8_str(bytes).ok()?;
     // A character begins at every byte that is not a continuation byte (0b10xxxxxx). Counted
