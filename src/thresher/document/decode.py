@@ -84,8 +84,8 @@ class Decoded:
     length: int
     all_space: bool
 
-    def __init__(self, text: str, encoding: str, source: str, utf8: bytes | None = None) -> None:
-        self._set(text, encoding, source, utf8, len(text), text.isspace())
+    def __init__(self, text: str, encoding: str, source: str) -> None:
+        self._set(text, encoding, source, None, len(text), text.isspace())
 
     @classmethod
     def of_utf8(cls, data: bytes, source: str, length: int, all_space: bool) -> Decoded:
